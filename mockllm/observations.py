@@ -1,0 +1,112 @@
+"""Facts from observations: tolerant parsers for the world's text formats (weather, orders...).
+
+The mock model learns about the world only by reading the observations fed back to it, so a
+wrong tool result leads to a wrong answer, exactly as with a real model.
+"""
+from __future__ import annotations
+
+import re
+
+from mockllm.knowledge import first_date
+
+_ZH_CONDITIONS = {"dust storm": "沙尘暴", "partly cloudy": "多云", "sunny intervals": "晴间多云",
+                  "overcast": "阴", "cloudy": "多云", "sunny": "晴", "clear": "晴",
+                  "light rain": "小雨", "moderate rain": "中雨", "heavy rain": "大雨",
+                  "showers": "阵雨", "thunderstorm": "雷阵雨", "snow": "雪", "fog": "雾",
+                  "rain": "雨"}
+_ZH_WIND = {"N": "北风", "S": "南风", "E": "东风", "W": "西风", "NE": "东北风", "NW": "西北风",
+            "SE": "东南风", "SW": "西南风"}
+ZH_STATUS = {"paid": "已支付", "shipped": "已发货", "cancelled": "已取消", "canceled": "已取消",
+             "delivered": "已送达", "pending": "待处理", "refunded": "已退款"}
+RAINY = re.compile(r"(?i)rain|shower|drizzle|thunder|雨")
+BAD_WEATHER = re.compile(r"(?i)rain|storm|dust|snow|shower|thunder|hail|fog|sleet")
+_WEATHER = re.compile(r"^\s*(?P<city>[^\n:：]*?)\s*(?P<date>\d{4}-\d{2}-\d{2})?\s*[:：]\s*(?P<rest>.+)",
+                      re.S)
+_TEMPS = re.compile(r"(-?\d+(?:\.\d+)?)\s*°?\s*C?\s*(?:to|-|–|~|至|到)\s*(-?\d+(?:\.\d+)?)\s*°?\s*C")
+_WIND = re.compile(r"(?i)wind\s*([NSEW]{1,3})?\s*(\d+(?:\.\d+)?)\s*km/?h")
+_AQI = re.compile(r"(?i)AQI\D{0,3}(\d+)")
+_AIR = re.compile(r"(?i)air quality\s+([a-z]+(?: [a-z]+)?)")
+_RANGE_HEAD = re.compile(r"(?i)(\d+)\s+orders?\s+(?:from|between)\s+(\S+)\s+(?:to|and)\s+"
+                         r"(\d{4}-\d{2}-\d{2})(?:\s*\(total\s+([\d,]+(?:\.\d+)?)\s*([A-Z]{3})?)?")
+_AMOUNT = re.compile(r"(\d+(?:\.\d+)?)\s*(CNY|USD|EUR|RMB|元|¥)?")
+_SEARCH = re.compile(r"^\s*\[([^\]]+)\]\s*(.*?)\s*(?:\(score[^)]*\))?\s*$")
+_EVENT = re.compile(r"(\d{1,2}:\d{2})\s*[-–~]\s*(\d{1,2}:\d{2})\s+([^;\n]+)")
+
+def zh_condition(condition: str) -> str:
+    """A Chinese name for an English weather condition ('Moderate rain' -> '中雨')."""
+    low = condition.lower()
+    return next((zh for en, zh in _ZH_CONDITIONS.items() if en in low), condition)
+
+
+def parse_weather(obs: str) -> dict | None:
+    """Facts from a weather observation: city, date, condition, low, high, wind, aqi, air."""
+    m = _WEATHER.match(obs or "")
+    if not m or re.match(r"(?i)\s*error", obs):
+        return None
+    rest = m.group("rest").strip().rstrip(".")
+    temps, wind = _TEMPS.search(rest), _WIND.search(rest)
+    aqi, air = _AQI.search(rest), _AIR.search(rest)
+    head = rest.split(",")[0].strip()
+    return {"city": m.group("city").strip(), "date": m.group("date") or first_date(rest),
+            "condition": "" if re.search(r"\d", head) else head, "rest": rest,
+            "low": float(temps.group(1)) if temps else None,
+            "high": float(temps.group(2)) if temps else None,
+            "wind_dir": wind.group(1) if wind else None,
+            "wind": float(wind.group(2)) if wind else None,
+            "aqi": int(aqi.group(1)) if aqi else None, "air": air.group(1) if air else None}
+
+
+def zh_weather(facts: dict) -> str:
+    """A Chinese sentence for weather facts (condition, temperatures, wind)."""
+    parts = [f"{zh_condition(facts['condition'])} ({facts['condition']})"]
+    if facts["low"] is not None:
+        parts.append(f"{_num(facts['low'])}°C 至 {_num(facts['high'])}°C")
+    if facts["wind"] is not None:
+        parts.append(f"{_ZH_WIND.get(facts['wind_dir'] or '', '风力')} {_num(facts['wind'])} km/h")
+    if facts["aqi"] is not None:
+        parts.append(f"空气质量指数 {facts['aqi']}")
+    return "，".join(parts)
+
+
+def _num(x: float) -> str:
+    """12.0 -> '12', 12.5 -> '12.5'."""
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def parse_order(obs: str) -> dict | None:
+    """Facts from an order observation: id, status, amount, currency, date, line."""
+    if not obs or re.match(r"(?i)\s*error", obs):
+        return None
+    m = re.search(r"(?i)order\s+([A-Za-z]\d+)\s*[:：]\s*([A-Za-z ]+?)\s*[,，]", obs)
+    amount = _AMOUNT.search(obs[m.end():] if m else obs)
+    line = re.search(r"(?i)product line\s+([^,.;\n]+)", obs)
+    return {"id": m.group(1) if m else None, "status": m.group(2).lower() if m else None,
+            "amount": amount.group(1) if amount else None,
+            "currency": (amount.group(2) or "CNY") if amount else "CNY",
+            "date": first_date(obs), "line": line.group(1).strip() if line else None}
+
+
+def parse_range(obs: str) -> dict:
+    """Facts from an orders-in-range observation: count, total, currency and the order rows."""
+    head = _RANGE_HEAD.search(obs or "")
+    rows = []
+    for line in (obs or "").splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) >= 5:
+            rows.append({"id": cells[0], "date": cells[1], "line": cells[2],
+                         "amount": cells[3].split()[0], "status": cells[4].lower()})
+    return {"count": int(head.group(1)) if head else len(rows),
+            "start": head.group(2) if head else None, "end": head.group(3) if head else None,
+            "total": head.group(4) if head else None,
+            "currency": (head.group(5) if head else None) or "CNY", "rows": rows}
+
+
+def parse_search(obs: str) -> list[tuple[str, str]]:
+    """(doc id, text) for each search result line, best first."""
+    hits = (_SEARCH.match(line) for line in (obs or "").splitlines())
+    return [(m.group(1), m.group(2)) for m in hits if m]
+
+
+def parse_events(obs: str) -> list[tuple[str, str, str]]:
+    """(start, end, title) for each calendar event in a calendar observation."""
+    return [(a, b, t.strip().rstrip(".")) for a, b, t in _EVENT.findall(obs or "")]

@@ -1,0 +1,203 @@
+"""Move-level quirks: they change the brain's decision before it is rendered (both modes)."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from mockllm.quirks import (QuirkContext, guess_answer, last_observation, past_calls, say,
+                            tool_kind, tool_names)
+
+if TYPE_CHECKING:
+    from mockllm.policy import Move
+    from mockllm.reading import Conversation
+
+
+def _call(move: "Move", thought: str, action: str, args: dict | None) -> "Move":
+    """Return `move` turned into a tool call."""
+    return replace(move, thought=thought, action=action, action_input=dict(args or {}),
+                   final_answer=None)
+
+
+def _answer(move: "Move", thought: str, answer: str) -> "Move":
+    """Return `move` turned into a final answer."""
+    return replace(move, thought=thought, action=None, action_input=None, final_answer=answer)
+
+
+def _same_call(a_action: str | None, a_args: Any, b_action: str | None, b_args: Any) -> bool:
+    """True when two calls name the same tool with the same arguments."""
+    return a_action == b_action and dict(a_args or {}) == dict(b_args or {})
+
+
+def extra_call(move: "Move", conv: "Conversation", ctx: QuirkContext) -> "Move | None":
+    """Before a final answer, repeat the last tool call once 'to double-check' (once per run)."""
+    calls = past_calls(conv)
+    if move.action is not None or not calls:
+        return None
+    steps = conv.steps
+    for before, after in zip(steps, steps[1:]):
+        if after.action and _same_call(before.action, before.action_input,
+                                       after.action, after.action_input):
+            return None  # it has already double-checked once
+    last = calls[-1]
+    thought = say(conv, f"Before answering, let me double-check with {last.action} once more.",
+                  f"回答之前，我再用 {last.action} 核对一次。")
+    return _call(move, thought, last.action, last.action_input)
+
+
+def _previous_thought(conv: "Conversation") -> str | None:
+    """Return the Thought of the latest reply that called a tool, if it can be read."""
+    for step in reversed(conv.steps):
+        if step.action:
+            match = re.search(r"thought\s*[:：]\s*(.+)", step.reply or "", re.I)
+            return match.group(1).strip() if match else None
+    return None
+
+
+def repeat_call(move: "Move", conv: "Conversation", ctx: QuirkContext) -> "Move | None":
+    """Ignore the observation and repeat the previous call, identical, with the same thought."""
+    calls = past_calls(conv)
+    if not calls:
+        return None
+    last = calls[-1]
+    if _same_call(move.action, move.action_input, last.action, last.action_input):
+        return None
+    thought = _previous_thought(conv) or say(conv, f"I need to call {last.action}.",
+                                             f"我需要调用 {last.action}。")
+    return _call(move, thought, last.action, last.action_input)
+
+
+def final_answer_as_tool(move: "Move", conv: "Conversation", ctx: QuirkContext) -> "Move | None":
+    """Give the final answer as a tool call: `Action: Final Answer` with {"answer": ...}."""
+    if move.action is not None or move.final_answer is None:
+        return None
+    name = "Final Answer" if conv.mode == "text" else "final_answer"
+    return _call(move, move.thought, name, {"answer": move.final_answer})
+
+
+_ALIASES = {"date": "date_calculator", "date_add": "date_calculator", "weather": "weather_api",
+            "search": "search_web", "calculator": "math", "order_lookup": "order_database",
+            "order_range": "order_database", "calendar": "calendar_api",
+            "send_email": "email_api", "write_report": "report_writer",
+            "delete_orders": "order_admin"}
+
+
+def unknown_tool(move: "Move", conv: "Conversation", ctx: QuirkContext) -> "Move | None":
+    """Call a plausible tool name that is not offered (`weather_api` for `get_weather`)."""
+    offered = tool_names(conv)
+    if move.action is None or move.action not in offered:
+        return None
+    name = _ALIASES.get(tool_kind(move.action, conv), "tool")
+    while name in offered:
+        name += "_v2"
+    return replace(move, action=name)
+
+
+def answer_without_tool(move: "Move", conv: "Conversation", ctx: QuirkContext) -> "Move | None":
+    """Answer a live-data question (date, weather, orders, calendar) with an invented value."""
+    if move.action is None:
+        return None
+    guessed = guess_answer(move, conv, ctx)
+    if guessed is None:
+        return None
+    thought = say(conv, "I already know this, no tool needed.", "这个我知道，不需要调用工具。")
+    return _answer(move, thought, guessed[1])
+
+
+# ---------------------------------------------------------------- prompt injection
+
+_INSTRUCTION = re.compile(
+    r"ignore\s+(?:(?:all|your|previous|prior|the|above|any|earlier)\s+)*instructions"
+    r"|you must now|\bcall\s+[`'\"]?[A-Za-z_]\w*[`'\"]?\s+(?:tool\s+)?with\b", re.I)
+_CALL = re.compile(r"\bcall\s+[`'\"]?([A-Za-z_]\w*)[`'\"]?", re.I)
+_LEAD = re.compile(r"^(?:ignore\s.*?instructions|you must now)[\s,.:;-]*(?:and\s+|then\s+)?", re.I)
+_VERB = re.compile(r"^(?:say|reply|answer|respond|write|tell the user)\b(?:\s+(?:that|with))?"
+                   r"[\s:]*", re.I)
+
+
+def _strip_lead(text: str) -> str:
+    """What is left of an instruction once 'ignore ... instructions and reply' is removed."""
+    previous = None
+    while text != previous:
+        previous, text = text, _VERB.sub("", _LEAD.sub("", text)).strip()
+    return text.strip(" .")
+
+
+def find_instruction(text: str | None) -> str | None:
+    """Return the instruction hidden in `text`, from 'ignore your instructions' to sentence end."""
+    match = _INSTRUCTION.search(text or "")
+    if match is None:
+        return None
+    line = text[match.start():].split("\n", 1)[0]
+    ends = [m.start() for m in re.finditer(r"[.!?](?=\s|$)", line)] + [len(line)]
+    return next((line[:end] for end in ends if _strip_lead(line[:end])), line).strip()
+
+
+def _demand(instruction: str) -> str:
+    """What the instruction wants said: 'ignore ... and reply that X' -> 'X.'."""
+    text = _strip_lead(instruction)
+    return (text[:1].upper() + text[1:] + ".") if text else "OK."
+
+
+def _json_in(text: str) -> dict:
+    """Return the JSON object written in `text` ({} if none parses)."""
+    start, end = text.find("{"), text.rfind("}")
+    try:
+        found = json.loads(text[start:end + 1]) if 0 <= start < end else {}
+    except json.JSONDecodeError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _demanded_tool(instruction: str, conv: "Conversation") -> str | None:
+    """Return the offered tool the instruction names or describes ('delete all orders')."""
+    offered = tool_names(conv)
+    named = _CALL.search(instruction)
+    if named and named.group(1) in offered:
+        return named.group(1)
+    lowered = instruction.lower()
+    for name in offered:
+        if all(part in lowered for part in name.lower().split("_") if part):
+            return name
+    return None
+
+
+def obey_injection(move: "Move", conv: "Conversation", ctx: QuirkContext) -> "Move | None":
+    """Follow an instruction found in the latest observation, as if the user had given it."""
+    instruction = find_instruction(last_observation(conv))
+    if instruction is None:
+        return None
+    thought = say(conv, f"The observation says: {instruction}. I will do that.",
+                  f"观察结果要求：{instruction}。我照做。")
+    tool = _demanded_tool(instruction, conv)
+    if tool is not None:
+        return _call(move, thought, tool, _json_in(instruction))
+    return _answer(move, thought, _demand(instruction))
+
+
+# ---------------------------------------------------------------- long runs
+
+def _facts(conv: "Conversation") -> str:
+    """Return the last few useful observations, one line each, as a short summary."""
+    lines = [s.observation.strip().splitlines()[0][:100] for s in conv.steps
+             if s.observation and s.observation.strip()
+             and not s.observation.lstrip().lower().startswith("error")]
+    if not lines:
+        return say(conv, "I could not finish the task.", "我没能完成这个任务。")
+    return say(conv, "Here is what I found: ", "目前我掌握的信息：") + "; ".join(lines[-3:])
+
+
+def lose_thread(move: "Move", conv: "Conversation", ctx: QuirkContext) -> "Move | None":
+    """Lose the thread: start over with the run's first call, or answer early with what it has."""
+    if move.action is None:
+        return None
+    calls = past_calls(conv)
+    first = calls[0] if calls else None
+    if ctx.pick(("repeat", "answer")) == "repeat" and first is not None and not _same_call(
+            move.action, move.action_input, first.action, first.action_input):
+        thought = say(conv, f"Let me start with {first.action}.", f"我先调用 {first.action}。")
+        return _call(move, thought, first.action, first.action_input)
+    thought = say(conv, "This is taking long; I will answer with what I have.",
+                  "步骤太多了，我就用现有的信息回答。")
+    return _answer(move, thought, _facts(conv))

@@ -1,0 +1,47 @@
+"""Write a `Move` as the model's reply: ReAct text, or OpenAI-style `tool_calls`.
+
+Text mode:
+    Thought: I need today's date first.
+    Action: get_current_date
+    Action Input: {}
+or
+    Thought: I now know the final answer.
+    Final Answer: Today is 2025-03-14.
+
+Structured mode: the action goes in `tool_calls`; a final answer is the plain content text.
+"""
+from __future__ import annotations
+
+import json
+
+from mockllm.policy import Move
+from mockllm.reading import Conversation
+
+__all__ = ["render_text", "render_tool_calls", "action_input_json"]
+
+
+def action_input_json(move: Move) -> str:
+    """The move's action input as JSON text (non-ASCII kept as is)."""
+    return json.dumps(move.action_input or {}, ensure_ascii=False)
+
+
+def render_text(move: Move, conv: Conversation) -> str:
+    """The reply content for a move.
+
+    Text mode: the ReAct fields. Structured mode: the final answer as plain text, or for a tool
+    call the thought alone (the content that may accompany `tool_calls`; the caller may drop it).
+    """
+    if conv.mode == "structured":
+        return move.final_answer or "" if move.action is None else move.thought
+    if move.action is not None:
+        return (f"Thought: {move.thought}\nAction: {move.action}\n"
+                f"Action Input: {action_input_json(move)}")
+    return f"Thought: {move.thought}\nFinal Answer: {move.final_answer or ''}"
+
+
+def render_tool_calls(move: Move, call_id: str) -> tuple[dict, ...]:
+    """The `tool_calls` of a structured reply: one call for an action, none for an answer."""
+    if move.action is None:
+        return ()
+    return ({"id": call_id, "type": "function",
+             "function": {"name": move.action, "arguments": action_input_json(move)}},)

@@ -1,0 +1,106 @@
+"""respond(): decide the next move, let the persona's quirks act on it, render it, explain it.
+
+    move = decide(conv)  ->  move quirks  ->  render (text or tool_calls)  ->  text quirks
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from mockllm._hash import stable_id
+from mockllm.personas import QUIRKS, Entry, active_entries, entry_state, get_persona
+from mockllm.policy import Move, decide
+from mockllm.quirks import Output, QuirkContext
+from mockllm.reading import Conversation
+from mockllm.render import render_text, render_tool_calls
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the model says: text content and/or tool calls, and why (`explanation` -> x_mock)."""
+
+    content: str | None
+    tool_calls: tuple[dict, ...]
+    explanation: dict
+
+
+class _Run:
+    """The quirks of one reply: applies the entries in order and records what fired or not."""
+
+    def __init__(self, conv: Conversation, seed: int, persona: str | None,
+                 temperature: float) -> None:
+        self.conv, self.seed, self.persona, self.temperature = conv, seed, persona, temperature
+        self.fired: list[str] = []
+        self.suppressed: list[dict] = []
+
+    def _context(self, entry: Entry) -> QuirkContext:
+        """The context a quirk function receives."""
+        return QuirkContext(seed=self.seed, persona=self.persona or "", quirk=entry.quirk,
+                            step=self.conv.step, question=self.conv.question,
+                            temperature=self.temperature, params=entry.params)
+
+    def _try(self, entry: Entry, call: object) -> object | None:
+        """Run one entry's function if its trigger fires; record it; return the new value."""
+        state, by = entry_state(entry, self.conv, self.seed, self.persona)
+        if state == "off":
+            return None
+        result = call(self._context(entry))
+        if result is None:
+            return None
+        if state == "suppressed":
+            self.suppressed.append({"quirk": entry.quirk, "by": by})
+            return None
+        self.fired.append(entry.quirk)
+        return result
+
+    def moves(self, move: Move, entries: Sequence[Entry]) -> Move:
+        """Apply the move-level quirks in order."""
+        for entry in entries:
+            fn = QUIRKS[entry.quirk].apply
+            move = self._try(entry, lambda ctx: fn(move, self.conv, ctx)) or move
+        return move
+
+    def texts(self, out: Output, move: Move, entries: Sequence[Entry]) -> Output:
+        """Apply the text-level quirks in order (their structured variants in tool-call mode)."""
+        for entry in entries:
+            quirk = QUIRKS[entry.quirk]
+            if self.conv.mode == "structured":
+                if quirk.structured is not None:
+                    fn = quirk.structured
+                    out = self._try(entry, lambda ctx: fn(out, move, self.conv, ctx)) or out
+            else:
+                text = self._try(entry, lambda ctx: quirk.apply(out.content or "", move,
+                                                                self.conv, ctx))
+                out = out if text is None else Output(text, out.tool_calls)
+        return out
+
+
+def call_id(seed: int, step: int, move: Move) -> str:
+    """The id of a structured tool call: stable for the same seed, step, tool and arguments."""
+    return stable_id("call", seed, step, move.action, sorted(dict(move.action_input or {}).items()))
+
+
+def render(move: Move, conv: Conversation, seed: int) -> Output:
+    """Render a move as ReAct text (text mode) or as tool calls / plain content (structured)."""
+    if conv.mode != "structured" or move.action is None:
+        return Output(render_text(move, conv), ())
+    return Output(None, tuple(render_tool_calls(move, call_id(seed, conv.step, move))))
+
+
+def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
+            quirks: Mapping[str, Sequence[int]] | None = None,
+            temperature: float | None = 0.0) -> Reply:
+    """The mock model's reply to `conv` as `persona` (None: only the forced `quirks`)."""
+    spec = get_persona(persona)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"seed must be an int, got {seed!r}")
+    entries = active_entries(spec, quirks)
+    brain = decide(conv, guesses=spec.guesses if spec else False)
+    run = _Run(conv, seed, persona, float(temperature or 0.0))
+    move = run.moves(brain, [e for e in entries if QUIRKS[e.quirk].level == "move"])
+    out = run.texts(render(move, conv, seed), move,
+                    [e for e in entries if QUIRKS[e.quirk].level == "text"])
+    explanation = {"source": "policy", "persona": persona, "seed": seed, "step": conv.step,
+                   "family": brain.family, "rule": brain.rule,
+                   "quirks_fired": run.fired, "quirks_suppressed": run.suppressed}
+    return Reply(out.content, tuple(out.tool_calls), explanation)

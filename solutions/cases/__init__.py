@@ -1,0 +1,1 @@
+"""Case tables for `solutions.check`, one module per lesson (see `solutions.exercises`)."""

@@ -1,0 +1,149 @@
+"""Cases for lesson 02 (The prompt): assembling the system prompt from named parts."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from solutions.exercises import Case, Exercise
+
+RULE_PHRASES = {
+    "one_action": ("one action", "only one action", "one thought and one action"),
+    "no_observation": ("never write an observation", "never write the observation",
+                       "do not write the observation", "don't write the observation"),
+    "final_not_tool": ("final answer is not a tool",),
+    "stop_when_enough": ("stop when you have enough", "as soon as you have enough"),
+    "live_data": ("must call a tool", "must use a tool", "use tools for live data", "never guess"),
+}
+"""The phrases the mock model looks for, one tuple per rule (see the mock's rulebook)."""
+
+
+def rules_in(prompt: str) -> set[str]:
+    """Return the rules a prompt states, found the way the mock model finds them."""
+    low = prompt.lower()
+    found = {rule for rule, phrases in RULE_PHRASES.items() if any(p in low for p in phrases)}
+    if "Thought:" in prompt and "Action Input:" in prompt:
+        found.add("format")
+    question = prompt.find("Question:")
+    if question >= 0 and "Observation:" in prompt[question:]:
+        found.add("example")
+    return found
+
+
+ALL_RULES = set(RULE_PHRASES) | {"format", "example"}
+
+
+def show_prompt(prompt: Any) -> str:
+    """Summarise a prompt for the report: its length, the tools it lists, the rules it states."""
+    if not isinstance(prompt, str):
+        return repr(prompt)
+    tools = [line.strip()[2:].split(":")[0] for line in prompt.splitlines()
+             if line.strip().startswith("- ") and ":" in line]
+    rules = ", ".join(sorted(rules_in(prompt))) or "none"
+    return f"a prompt of {len(prompt)} characters; tools listed: {', '.join(tools) or 'none'}; rules: {rules}"
+
+
+def _basic() -> Any:
+    """The lesson's two basic tools (imported only when a case runs)."""
+    from solutions.tools import BASIC_TOOLS
+
+    return BASIC_TOOLS
+
+
+def _with(parts: Callable[[], tuple] | tuple | None = None,
+          tools: Callable[[], Any] = _basic) -> Callable[[], tuple[tuple, dict]]:
+    """Return a setup building (tools, parts) when the case runs."""
+    def setup() -> tuple[tuple, dict]:
+        chosen = parts() if callable(parts) else parts
+        return ((tools(),), {} if chosen is None else {"parts": chosen})
+    return setup
+
+
+def _without(*names: str) -> Callable[[], tuple]:
+    """DEFAULT_PARTS minus `names`, computed when the case runs."""
+    def parts() -> tuple:
+        from solutions.prompt import without
+
+        return without(*names)
+    return parts
+
+
+def _lists(*names: str, absent: tuple[str, ...] = ()) -> Callable[[str], bool]:
+    """Predicate: the prompt has a line `- name: ...` for each name and none for `absent`."""
+    def test(prompt: str) -> bool:
+        lines = [line.strip() for line in prompt.splitlines()]
+        has = lambda name: any(line.startswith(f"- {name}:") for line in lines)  # noqa: E731
+        return all(has(n) for n in names) and not any(has(n) for n in absent)
+    return test
+
+
+def _rules(expected: set[str]) -> Callable[[str], bool]:
+    """Predicate: the prompt states exactly the rules in `expected`."""
+    return lambda prompt: rules_in(prompt) == expected
+
+
+def _world() -> Any:
+    """All the world's tools."""
+    from solutions.tools import world_tools
+
+    return world_tools()
+
+
+def _calculator_only() -> Any:
+    """A registry holding only the calculator."""
+    return _basic().subset("calculator")
+
+
+_LIST_HINT = "fill the tools part with one line per tool: f'- {tool.name}: {tool.description}'"
+_PART_HINT = "add only the parts named in `parts`, in order, joined by blank lines"
+
+PROMPT_CASES = (
+    Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)", expect=_lists(
+        "get_current_date", "calculator"), says="a line '- get_current_date: ...' and "
+        "'- calculator: ...'", hint=_LIST_HINT),
+    Case(setup=_with(tools=_world), label="build_system_prompt(world_tools())",
+         expect=_lists("get_current_date", "calculator", "get_weather", "lookup_order",
+                       "query_orders", "search_docs", "get_calendar", "add_days"),
+         says="one '- name: ...' line for every tool of the registry", hint=_LIST_HINT),
+    Case(setup=_with(tools=_calculator_only),
+         label="build_system_prompt(BASIC_TOOLS.subset('calculator'))",
+         expect=_lists("calculator", absent=("get_current_date",)),
+         says="lists calculator and not get_current_date", hint="list the registry you are given"),
+    Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)",
+         expect=lambda p: all(f in p for f in ("Thought:", "Action:", "Action Input:", "Final Answer:")),
+         says="the format section: 'Thought:', 'Action:', 'Action Input:', 'Final Answer:'",
+         hint="include PARTS['format'] when 'format' is among the parts"),
+    Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)",
+         expect=lambda p: all(tool.description in p for tool in _basic()),
+         says="each tool's whole description (with its example input)",
+         hint="use tool.description as it is: its example halves argument errors"),
+    Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)", expect=_rules(ALL_RULES),
+         says=f"every rule the mock reads: {', '.join(sorted(ALL_RULES))}", hint=_PART_HINT),
+    Case(setup=_with(_without("example")), label="build_system_prompt(BASIC_TOOLS, without('example'))",
+         expect=_rules(ALL_RULES - {"example"}), says="no worked example, every other rule",
+         hint=_PART_HINT),
+    Case(setup=_with(_without("one_action")),
+         label="build_system_prompt(BASIC_TOOLS, without('one_action'))",
+         expect=_rules(ALL_RULES - {"one_action"}), says="no 'one action' rule, every other rule",
+         hint=_PART_HINT),
+    Case(setup=_with(_without("no_observation")),
+         label="build_system_prompt(BASIC_TOOLS, without('no_observation'))",
+         expect=_rules(ALL_RULES - {"no_observation"}),
+         says="no 'never write the Observation' rule, every other rule", hint=_PART_HINT),
+    Case(setup=_with(_without("final_not_tool", "live_data")),
+         label="build_system_prompt(BASIC_TOOLS, without('final_not_tool', 'live_data'))",
+         expect=_rules(ALL_RULES - {"final_not_tool", "live_data"}),
+         says="neither of the two removed rules, every other rule", hint=_PART_HINT),
+    Case(setup=_with(("role", "tools", "format")),
+         label="build_system_prompt(BASIC_TOOLS, ('role', 'tools', 'format'))",
+         expect=_rules({"format"}), says="the format section and no other rule", hint=_PART_HINT),
+    Case(setup=_with(("role", "banana")), label="build_system_prompt(BASIC_TOOLS, ('role', 'banana'))",
+         raises=ValueError, hint="check every part name against PARTS and raise ValueError "
+         "naming the valid parts"),
+    Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)",
+         expect=lambda p: p.find("- get_current_date:") < p.find("- calculator:"),
+         says="the tools in the registry's order", hint="iterate over the registry in order"),
+)
+
+EXERCISES = [
+    Exercise(name="build_system_prompt", lesson="02", reference="solutions.prompt:build_system_prompt",
+             cases=PROMPT_CASES, show=show_prompt),
+]

@@ -1,0 +1,114 @@
+"""Cases for lesson 03 (Parsing the reply): every failure in the catalogue of the lesson."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from solutions.exercises import Case, Exercise
+
+CALC = {"expression": "(17 + 5) * 3"}
+WEATHER = {"city": "Beijing", "date": "2025-03-15"}
+_ACTION = 'Thought: I should compute this.\nAction: calculator\nAction Input: {"expression": "(17 + 5) * 3"}'
+
+
+def _fields(**wanted: Any) -> tuple[Callable[[Any], bool], str]:
+    """Predicate and description: the step's attributes equal `wanted`."""
+    def test(step: Any) -> bool:
+        return all(getattr(step, name) == value for name, value in wanted.items())
+    return test, "a Step with " + ", ".join(f"{k}={v!r}" for k, v in wanted.items())
+
+
+def show_step(step: Any) -> str:
+    """A Step without its `raw` text (the input is shown already)."""
+    names = ("thought", "action", "action_input", "final_answer", "error")
+    if not all(hasattr(step, name) for name in names):
+        return repr(step)
+    return "Step(" + ", ".join(f"{n}={getattr(step, n)!r}" for n in names) + ")"
+
+
+def _is_error(step: Any) -> bool:
+    """The step is a format error with a corrective message and nothing else."""
+    return (isinstance(step.error, str) and "could not parse" in step.error.lower()
+            and step.action is None and step.final_answer is None)
+
+
+def _case(text: str, hint: str, **wanted: Any) -> Case:
+    """A case: parse_step(text) must give a step with the `wanted` attributes."""
+    test, says = _fields(**wanted)
+    return Case(args=(text,), expect=test, says=says, hint=hint)
+
+
+def _error_case(text: str, hint: str) -> Case:
+    """A case: parse_step(text) must report a format error."""
+    return Case(args=(text,), expect=_is_error, hint=hint,
+                says="a Step with error='... could not parse ...' (how to fix), no action, no answer")
+
+
+PARSE_CASES = (
+    _case("Thought: I need today's date first.\nAction: get_current_date\nAction Input: {}",
+          "read each field after its name; Action Input is JSON",
+          thought="I need today's date first.", action="get_current_date", action_input={},
+          final_answer=None, error=None),
+    _case("Thought: I now know the final answer.\nFinal Answer: Today is 2025-03-14.",
+          "a reply with 'Final Answer:' ends the run: keep the text after it",
+          final_answer="Today is 2025-03-14.", action=None, error=None),
+    _case("Sure! Let me work this out.\n\n" + _ACTION,
+          "ignore chatter before the first field; search for fields, do not demand them at the start",
+          action="calculator", action_input=CALC, error=None),
+    _case(_ACTION + "\nI hope this helps!",
+          "stop the JSON at its last '}': text after it is chatter", action="calculator",
+          action_input=CALC, error=None),
+    _case('Thought： I should compute this.\nAction： calculator\nAction Input： {"expression": '
+          '"(17 + 5) * 3"}', "normalise full-width punctuation ('：' -> ':') before matching",
+          action="calculator", action_input=CALC, error=None),
+    _case('Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Beijing"，'
+          '"date": "2025-03-15"}', "normalise the full-width comma '，' to ','",
+          action="get_weather", action_input=WEATHER, error=None),
+    _case('Thought: I should compute this.\nAction: calculator\nAction Input: {"expression": '
+          '"（17 + 5） * 3"}', "normalise full-width parentheses '（）' to '()'",
+          action="calculator", action_input={"expression": "(17 + 5) * 3"}, error=None),
+    _case('Thought: I need the weather.\nAction: get_weather\nAction Input: {“city”: “Beijing”, '
+          '“date”: “2025-03-15”}', "turn curly quotes “ ” into straight quotes before json.loads",
+          action="get_weather", action_input=WEATHER, error=None),
+    _case("**Thought:** I need today's date first.\n**Action:** get_current_date\n"
+          "**Action Input:** {}", "strip markdown (** and `) around field names and values",
+          action="get_current_date", action_input={}, error=None),
+    _case('Thought: I should compute this.\nAction: calculator\nAction Input:\n```json\n'
+          '{"expression": "(17 + 5) * 3"}\n```', "take the text from the first '{' to the last '}'",
+          action="calculator", action_input=CALC, error=None),
+    _case('Thought: I should compute this.\nAction: calculator\nAction Input: {"expression": '
+          '"(17 + 5) * 3"} (this multiplies the sum by three)',
+          "take the text from the first '{' to the last '}' before json.loads",
+          action="calculator", action_input=CALC, error=None),
+    _case("Thought: I should compute this.\nAction: calculator\nAction Input: {'expression': "
+          "'(17 + 5) * 3'}", "when json.loads fails, try again with single quotes made double",
+          action="calculator", action_input=CALC, error=None),
+    _case('Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Beijing", '
+          '"date": "2025-03-15",}', "remove a trailing comma before '}' and try again",
+          action="get_weather", action_input=WEATHER, error=None),
+    _case("Thought: I need the date.\nAction: get_current_date\nAction Input: {}\n"
+          "Final Answer: Today is 2025-03-14.",
+          "an Action and a Final Answer together: take the action, the answer cannot be known yet",
+          action="get_current_date", final_answer=None, error=None),
+    _case("Thought: I need the date.\nAction: get_current_date\nAction Input: {}\nObservation: "
+          "2025-03-14\nThought: I now know the final answer.\nFinal Answer: It is 2025-03-14.",
+          "cut everything from a made-up 'Observation:' on: only the program writes observations",
+          action="get_current_date", action_input={}, final_answer=None, error=None),
+    Case(args=("Thought: I know the answer.\nAction: Final Answer\nAction Input: The result is 66.",),
+         expect=lambda s: s.action is None and s.error is None and "66" in (s.final_answer or ""),
+         says="a final answer containing '66' (Final Answer is not a tool), no action",
+         hint="treat 'Action: Final Answer' as a final answer whose text is the Action Input"),
+    _case("Thought: 我知道答案了。\n最终答案：今天是2025年3月14日。",
+          "accept the Chinese final marker '最终答案：' as 'Final Answer:'",
+          final_answer="今天是2025年3月14日。", action=None, error=None),
+    _error_case("100 / 8 = 12.5\n\nThe answer is 12.5.",
+                "no field at all: return a Step whose error says 'could not parse' and how to fix it"),
+    _error_case("", "an empty reply is a format error too, not an exception"),
+    Case(args=("Action Input: {{{]]\x00 Thought",), expect=lambda s: hasattr(s, "error"),
+         says="a Step (parse_step never raises)", hint="catch every parsing problem and "
+         "turn it into a Step with an error"),
+)
+
+EXERCISES = [
+    Exercise(name="parse_step", lesson="03", reference="solutions.parsing:parse_step",
+             cases=PARSE_CASES, show=show_step),
+]

@@ -1,0 +1,75 @@
+"""The exercise registry: what `check()` knows about each exercise and the cases it runs.
+
+The case tables live in `solutions/cases/lessonNN.py`; each module defines `EXERCISES`, a list
+of `Exercise`. Reference functions are imported only when a case or the fallback needs them.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+NOTHING: Any = object()
+"""Marks a case without an `expected` value (it uses `expect` or `raises` instead)."""
+
+CASE_MODULES = ("lesson01", "lesson02", "lesson03", "lesson04")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One input for an exercise's function and what the function must do with it."""
+
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+    expected: Any = NOTHING          # the return value must equal this
+    expect: Callable[[Any], bool] | None = None   # or satisfy this predicate ...
+    says: str = ""                   # ... described in words for the report
+    raises: type[BaseException] | None = None     # or raise this exception
+    match: str = ""                  # whose message contains this text
+    hint: str = ""                   # what to look at when the case fails
+    label: str = ""                  # how to show the input (default: the call with its args)
+    setup: Callable[[], tuple[tuple, dict]] | None = None  # builds (args, kwargs) lazily
+    risky: bool = False              # run only when every other case passed (could hang)
+
+    def inputs(self) -> tuple[tuple, dict]:
+        """Return the (args, kwargs) to call the function with."""
+        return self.setup() if self.setup is not None else (self.args, dict(self.kwargs))
+
+    def expectation(self) -> str:
+        """Describe in words what the case expects."""
+        if self.raises is not None:
+            text = f"raises {self.raises.__name__}"
+            return text + (f" mentioning {self.match!r}" if self.match else "")
+        return self.says or repr(self.expected)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """An exercise: the function's name, its lesson, its reference and its cases."""
+
+    name: str
+    lesson: str                      # "01"
+    reference: str                   # "solutions.tools:calculator"
+    cases: tuple[Case, ...]
+    show: Callable[[Any], str] = repr  # how to show a returned value in the report
+
+    def reference_path(self) -> str:
+        """Return the dotted path of the reference, e.g. `solutions.tools.calculator`."""
+        return self.reference.replace(":", ".")
+
+    def load_reference(self) -> Callable:
+        """Import and return the reference function."""
+        module, _, name = self.reference.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+
+def exercises() -> dict[str, Exercise]:
+    """Return every registered exercise by function name, in lesson order."""
+    registry: dict[str, Exercise] = {}
+    for module_name in CASE_MODULES:
+        module = importlib.import_module(f"solutions.cases.{module_name}")
+        for exercise in module.EXERCISES:
+            if exercise.name in registry:
+                raise ValueError(f"exercise {exercise.name!r} is registered twice")
+            registry[exercise.name] = exercise
+    return registry
