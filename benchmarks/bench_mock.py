@@ -57,11 +57,11 @@ ANSWER = "Thought: I now know the final answer.\nFinal Answer: Postpone the Beij
 
 def react_messages() -> list[dict]:
     """Return the 10-turn conversation: system prompt, question, 9 action/observation pairs."""
-    messages = [{"role": "system", "content": SYSTEM},
-                {"role": "user", "content": "Question: should I travel to Beijing, Shanghai or Hangzhou tomorrow?"}]
+    question = "Question: should I travel to Beijing, Shanghai or Hangzhou tomorrow?"
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": question}]
     for action, action_input, observation in STEPS:
-        thought = f"Thought: I should use {action} next."
-        messages.append({"role": "assistant", "content": f"{thought}\nAction: {action}\nAction Input: {action_input}"})
+        reply = f"Thought: I should use {action} next.\nAction: {action}\nAction Input: {action_input}"
+        messages.append({"role": "assistant", "content": reply})
         messages.append({"role": "user", "content": f"Observation: {observation}"})
     return messages
 
@@ -90,23 +90,28 @@ def median_us(call: Callable[[], object], repeats: int = REPEATS) -> float:
     return statistics.median(times) * 1e6
 
 
-def mock_call(messages: list[dict]) -> tuple[str, Callable[[], object]]:
-    """Return a label and a zero-argument `create()` call: policy mode if available, else scripted."""
+def mock_calls(messages: list[dict]) -> list[tuple[str, Callable[[], object]]]:
+    """Return labelled zero-argument `create()` calls: policy mode (if it runs) and scripted mode.
+
+    Scripted mode skips reading the conversation and the persona, so it times the protocol layer
+    alone (validation, stop, token counting, the response objects).
+    """
     from mockllm import MockLLM
 
     options = {"model": "mock-react", "messages": messages, "temperature": 0, "stop": ["Observation:"]}
+    scripted = MockLLM.from_script([ANSWER] * (REPEATS + 100))
+    calls = [("scripted mode: protocol layer only", lambda: scripted.chat.completions.create(**options))]
     try:
         client = MockLLM(persona="diligent", seed=0)
         client.chat.completions.create(**options)
-        return "policy mode, persona diligent", lambda: client.chat.completions.create(**options)
     except ImportError as error:
-        print(f"note: policy mode unavailable ({error}); timing scripted mode instead")
-    scripted = MockLLM.from_script([ANSWER] * (REPEATS + 100))
-    return "scripted mode", lambda: scripted.chat.completions.create(**options)
+        print(f"note: policy mode unavailable ({error}); timing scripted mode only")
+        return calls
+    return [("policy mode, persona diligent", lambda: client.chat.completions.create(**options)), *calls]
 
 
 def main() -> int:
-    """Print both measurements side by side with their goals; return 0."""
+    """Print the measurements side by side with their goals; return 0 (1 without langchain-core)."""
     try:
         from langchain_core.language_models.fake_chat_models import FakeListChatModel
     except ImportError:
@@ -114,18 +119,20 @@ def main() -> int:
         return 1
     imported = import_time_ms()
     verdict = "ok" if imported <= IMPORT_GOAL_MS else "OVER GOAL"
-    print(f"import mockllm          {imported:8.1f} ms   (median of 5; goal <= {IMPORT_GOAL_MS:.0f} ms) {verdict}")
+    goal = f"goal <= {IMPORT_GOAL_MS:.0f} ms"
+    print(f"import mockllm          {imported:8.1f} ms   (median of 5; {goal}) {verdict}")
     messages = react_messages()
-    label, call = mock_call(messages)
     fake = FakeListChatModel(responses=[ANSWER])
-    mock_us = median_us(call)
+    timed = [(label, median_us(call)) for label, call in mock_calls(messages)]
     fake_us = median_us(lambda: fake.invoke(messages))
-    ratio = mock_us / fake_us
-    print(f"mockllm create()        {mock_us:8.1f} us   ({label}; {len(messages)} messages)")
+    for label, mock_us in timed:
+        print(f"mockllm create()        {mock_us:8.1f} us   ({label}; {len(messages)} messages)")
     print(f"FakeListChatModel       {fake_us:8.1f} us   (.invoke on the same messages)")
-    verdict = "ok" if ratio <= RATIO_GOAL else "OVER GOAL"
-    print(f"ratio mock / fake       {ratio:8.2f} x    (goal <= {RATIO_GOAL}) {verdict}")
-    print("(median of one call over", REPEATS, "calls; token counts of repeated messages are memoised,")
+    for label, mock_us in timed:
+        ratio = mock_us / fake_us
+        verdict = "ok" if ratio <= RATIO_GOAL else "OVER GOAL"
+        print(f"ratio mock / fake       {ratio:8.2f} x    ({label}; goal <= {RATIO_GOAL}) {verdict}")
+    print(f"(median of one call over {REPEATS} calls; token counts of repeated messages are memoised,")
     print(" as in an agent loop that resends its history)")
     return 0
 

@@ -1,4 +1,4 @@
-"""mockllm: an offline, deterministic chat model shaped like openai's client, and the world its tools read."""
+"""mockllm: an offline, deterministic, OpenAI-shaped chat model and the world its tools read."""
 from __future__ import annotations
 
 import sys
@@ -40,6 +40,9 @@ class _Package(ModuleType):
         from mockllm.personas import rulebook
 
         return rulebook
+
+    def __dir__(self) -> list[str]:
+        return sorted({*self.__dict__, "personas", "rulebook"})
 
 
 sys.modules[__name__].__class__ = _Package

@@ -92,12 +92,15 @@ class MockLLM:
         if call in self.failures:
             raise simulated_failure(self.failures[call], call)
         if self._script is not None:
-            step = call - sum(1 for failed in self.failures if failed < call)
-            reply, explanation, id_parts = self._scripted(step), None, ("script", step)
+            from mockllm.script import script_explanation
+
+            step = call - sum(1 for failed in self.failures if failed < call)  # failed calls use no reply
+            reply, explanation = self._scripted(step), script_explanation(step, self.seed)
+            id_parts: tuple = ("script", step)
         else:
             reply = self._respond(request)
             explanation, id_parts = reply.explanation, ("policy", self.persona, self.seed, self.quirks)
-        completion = build_completion(request, reply, explanation, id_parts, self.seed, self._created)
+        completion = build_completion(request, reply, explanation, id_parts, self._created)
         return Stream(stream_chunks(completion)) if request.stream else completion
 
     def _scripted(self, step: int) -> object:
@@ -237,16 +240,21 @@ def messages_digest(messages: list[dict]) -> str:
     for message in messages:
         parts += (message["role"], message["content"] or "")
         if len(message) > 2:
-            parts.append(repr(sorted((k, v) for k, v in message.items() if k not in ("role", "content"))))
+            rest = sorted((key, value) for key, value in message.items() if key not in ("role", "content"))
+            parts.append(repr(rest))
     text = "\x1f".join(parts)
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def _shape(request: Request, reply: object, completion_id: str) -> tuple:
-    """Give the reply's tool calls ids and apply the limits: (content, calls, finish, stop, cut)."""
+def _shape(request: Request, reply: object, completion_id: str, keep_ids: bool) -> tuple:
+    """Give the tool calls ids and apply the limits: (content, calls, finish, stop, cut).
+
+    Ids are `call_` + a hash of the completion id and the call's index; with `keep_ids` (scripts)
+    an id the script gives is kept.
+    """
     from mockllm._hash import stable_int
 
-    calls = [{**call, "id": call.get("id") or f"call_{stable_int(completion_id, index):016x}"}
+    calls = [{**call, "id": (keep_ids and call.get("id")) or f"call_{stable_int(completion_id, index):016x}"}
              for index, call in enumerate(reply.tool_calls)]
     if not calls:
         content, finish, stop_used, truncated = _limit_text(reply.content or "", request)
@@ -257,27 +265,25 @@ def _shape(request: Request, reply: object, completion_id: str) -> tuple:
     return content, calls, "length" if truncated else "tool_calls", None, truncated
 
 
-def build_completion(request: Request, reply: object, explanation: dict | None, id_parts: tuple,
-                     seed: int, created: int = CREATED) -> ChatCompletion:
+def build_completion(request: Request, reply: object, explanation: dict, id_parts: tuple,
+                     created: int = CREATED) -> ChatCompletion:
     """Apply stop / max_tokens to `reply` and wrap it as a ChatCompletion with usage and x_mock."""
     from mockllm._hash import stable_id
 
     completion_id = stable_id("chatcmpl", *id_parts, request.model, messages_digest(request.messages),
                               request.temperature, request.stop, request.max_tokens, request.tools,
                               request.tool_choice)
-    content, calls, finish, stop_used, truncated = _shape(request, reply, completion_id)
-    if explanation is None:
-        from mockllm.script import script_explanation
-
-        explanation = script_explanation(id_parts[1], seed)
+    keep_ids = explanation.get("source") == "script"
+    content, calls, finish, stop_used, truncated = _shape(request, reply, completion_id, keep_ids)
     tool_calls = [ChatCompletionMessageToolCall(id=call["id"], function=Function(**call["function"]))
                   for call in calls]
     completed = count_tokens(content or "") + sum(_call_tokens(call) for call in calls)
     prompt = prompt_tokens(request.messages, request.tools)
+    message = ChatCompletionMessage(content=content, tool_calls=tool_calls or None)
+    usage = CompletionUsage(prompt_tokens=prompt, completion_tokens=completed,
+                            total_tokens=prompt + completed)
     return ChatCompletion(
         id=completion_id, created=created, model=request.model, system_fingerprint=SYSTEM_FINGERPRINT,
-        choices=[Choice(finish_reason=finish,
-                        message=ChatCompletionMessage(content=content, tool_calls=tool_calls or None))],
-        usage=CompletionUsage(prompt_tokens=prompt, completion_tokens=completed, total_tokens=prompt + completed),
+        choices=[Choice(finish_reason=finish, message=message)], usage=usage,
         x_mock={**explanation, "stop_applied": stop_used, "truncated": truncated},
     )

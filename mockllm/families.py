@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from mockllm.knowledge import (GUESS_TODAY, add_days, count_steps, day_offset, expand_powers,
-                               expression, first_date, general_answer, safe_eval)
+from mockllm.knowledge import (GUESS_TODAY, add_days, count_steps, day_offset, days_text,
+                               expand_powers, expression, first_date, general_answer, safe_eval)
 from mockllm.observations import parse_search
 from mockllm.policy import Ctx, Move, is_error
 from mockllm.order_families import order_status, order_total, orders_range, report
@@ -31,47 +31,52 @@ def _fmt(value: float | None) -> str:
 def date_today(ctx: Ctx) -> Move:
     """Call the date tool, then answer with the observed date."""
     ctx.guess = (f"Today is {GUESS_TODAY}.", f"今天是 {GUESS_TODAY}。")
-    today = ctx.today(ctx.t("I need today's date, so I will ask the date tool.",
-                                  "我需要查询今天的日期。"))
+    today = ctx.today(ctx.t("I need today's date, so I will ask the date tool.", "我需要查询今天的日期。"))
     return ctx.final("answer", ctx.t(f"Today is {today}.", f"今天是 {today}。"),
                      ctx.t("The date tool told me today's date.", "日期工具告诉了我今天的日期。"))
 
 
-def _offset_answer(ctx: Ctx, base: str, n: int, target: str) -> str:
-    """'Today is X, and 50 days from now is Y.' in the question's language."""
+def _offset_answer(ctx: Ctx, base: str, n: int, target: str, today: bool = True) -> str:
+    """'Today is X, and 50 days from now is Y.' (or '50 days after X is Y.'), EN or ZH."""
+    days = days_text(abs(n))
     if ctx.zh:
-        return f"今天是 {base}，{abs(n)} 天{'后' if n > 0 else '前'}是 {target}。"
-    when = f"{n} days from now is" if n > 0 else f"{-n} days ago was"
-    return f"Today is {base}, and {when} {target}."
+        start = f"今天是 {base}，" if today else f"{base} 的"
+        return f"{start}{abs(n)} 天{'后' if n > 0 else '前'}是 {target}。"
+    if not today:
+        return f"{days} {'after' if n > 0 else 'before'} {base} is {target}."
+    return f"Today is {base}, and {days} {'from now is' if n > 0 else 'ago was'} {target}."
 
 
 def date_offset(ctx: Ctx) -> Move:
     """Date, then a date tool or the calculator; when neither works, count the days myself."""
-    n = day_offset(ctx.conv.question) or 0
+    n, given = day_offset(ctx.conv.question) or 0, first_date(ctx.conv.question)
     ctx.guess = (_offset_answer(ctx, GUESS_TODAY, n, add_days(GUESS_TODAY, n)),) * 2
-    verb = ctx.t(f"add {n} days" if n > 0 else f"count back {-n} days",
+    verb = ctx.t(f"add {days_text(n)}" if n > 0 else f"count back {days_text(-n)}",
                  f"加上 {n} 天" if n > 0 else f"往前数 {-n} 天")
-    base = first_date(ctx.conv.question) or ctx.today(ctx.t(f"I need today's date before I can {verb}.", f"我需要先知道今天的日期，才能{verb}。"))
+    prep = ctx.t(" to" if n > 0 else " from", "")
+    base = given or ctx.today(ctx.t(f"I need today's date before I can {verb}.",
+                                    f"我需要先知道今天的日期，才能{verb}。"))
     how = ctx.t("I have no tool that adds days to a date", "我没有给日期加天数的工具")
     if ctx.tool("date_add"):
         obs = ctx.observe("date_add", {"date": base, "days": n}, "add_days",
-                          ctx.t(f"Now I can {verb} to {base} with the date tool.",
+                          ctx.t(f"Now I can {verb}{prep} {base} with the date tool.",
                                 f"现在用日期工具给 {base} {verb}。"))
-        if first_date(obs) and not is_error(obs):
-            return ctx.final("answer", _offset_answer(ctx, base, n, first_date(obs)))
         how = ctx.t("The date tool failed", "日期工具出错了")
     elif ctx.tool("calculator"):
-        sign = f"+ {n}" if n >= 0 else f"- {-n}"
-        obs = ctx.observe("calculator", {"expression": f"{base} {sign} days"}, "try_calculator",
-                          ctx.t(f"I will ask the calculator to {verb} to {base}.",
+        sign = f"+ {days_text(n)}" if n >= 0 else f"- {days_text(-n)}"
+        obs = ctx.observe("calculator", {"expression": f"{base} {sign}"}, "try_calculator",
+                          ctx.t(f"I will ask the calculator to {verb}{prep} {base}.",
                                 f"我试试用计算器给 {base} {verb}。"))
-        if first_date(obs) and not is_error(obs):
-            return ctx.final("answer", _offset_answer(ctx, base, n, first_date(obs)))
         how = ctx.t("The calculator cannot add days to a date", "计算器不能给日期加天数")
-    target = add_days(base, n)
+    else:
+        obs = ""
+    if first_date(obs) and not is_error(obs):
+        return ctx.final("answer", _offset_answer(ctx, base, n, first_date(obs), not given),
+                         ctx.t("The tool gave me the new date.", "工具给出了新的日期。"))
     thought = ctx.t(f"{how}, so I will count them myself: {count_steps(base, n, False)}.",
                     f"{how}，所以我自己来数：{count_steps(base, n, True)}。")
-    return ctx.final("compute_myself", _offset_answer(ctx, base, n, target), thought)
+    return ctx.final("compute_myself", _offset_answer(ctx, base, n, add_days(base, n), not given),
+                     thought)
 
 
 def arithmetic(ctx: Ctx) -> Move:

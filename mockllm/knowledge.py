@@ -22,7 +22,7 @@ _NUM = r"(\d+|[零一二两三四五六七八九十百]+|" + "|".join(_EN_NUM) +
 _UNIT = {"day": 1, "days": 1, "week": 7, "weeks": 7, "天": 1, "日": 1, "周": 7, "星期": 7,
          "个星期": 7, "礼拜": 7}
 _OFFSET_EN = re.compile(rf"(?i)\b(?:in\s+)?{_NUM}\s+(days?|weeks?)\s*(from now|from today|later|"
-                        r"after today|hence|ahead|ago|before today|earlier|back)?")
+                        r"after today|after|hence|ahead|ago|before today|before|earlier|back)?")
 _OFFSET_ZH = re.compile(rf"{_NUM}\s*(个星期|天|日|周|星期|礼拜)\s*(后|以后|之后|前|以前|之前)")
 _DAY_WORDS = (("day after tomorrow", 2), ("day before yesterday", -2), ("大后天", 3), ("后天", 2),
               ("前天", -2), ("tomorrow", 1), ("明天", 1), ("明日", 1), ("yesterday", -1),
@@ -94,11 +94,16 @@ def add_days(iso: str, days: int) -> str:
     return (dt.date.fromisoformat(iso) + dt.timedelta(days=days)).isoformat()
 
 
+def days_text(n: int) -> str:
+    """'1 day', '50 days'."""
+    return f"{n} day" if abs(n) == 1 else f"{n} days"
+
+
 def count_steps(iso: str, days: int, zh: bool) -> str:
     """Explain counting `days` days from `iso` month by month (17 left in March, 30 in April...)."""
     day = dt.date.fromisoformat(iso)
     if days < 0:
-        return (f"从 {iso} 往回数 {-days} 天" if zh else f"counting back {-days} days from {iso}")
+        return f"从 {iso} 往回数 {-days} 天" if zh else f"counting back {days_text(-days)} from {iso}"
     parts, left, first = [], days, True
     while left > 0:
         in_month = month_days(day.year, day.month) - (day.day if first else 0)
@@ -107,7 +112,7 @@ def count_steps(iso: str, days: int, zh: bool) -> str:
         if zh:
             parts.append(f"{name}{'还剩' if first else ''} {take} 天")
         else:
-            parts.append(f"{take} days {'left ' if first else ''}in {name}")
+            parts.append(f"{days_text(take)} {'left ' if first else ''}in {name}")
         left -= take
         day, first = (day.replace(day=1) + dt.timedelta(days=32)).replace(day=1), False
     return ("，".join(parts)) if zh else ", ".join(parts)
@@ -142,7 +147,7 @@ def day_offset(question: str) -> int | None:
         n, relation = number(m.group(1)), (m.group(3) or "").lower()
         bare_in = m.group(0).lower().startswith("in") and "how many" not in question.lower()
         if n is not None and (relation or bare_in):
-            sign = -1 if relation in ("ago", "before today", "earlier", "back") else 1
+            sign = -1 if relation in ("ago", "before today", "before", "earlier", "back") else 1
             return n * _UNIT[m.group(2).lower()] * sign
     for word, n in _DAY_WORDS[:-3]:
         if re.search(rf"(?i)\b{word}\b" if word.isascii() else word, question):
@@ -187,6 +192,7 @@ def safe_eval(expr: str) -> float | None:
            ast.Div: float.__truediv__, ast.Pow: float.__pow__}
 
     def walk(node: ast.AST) -> float:
+        """The value of one node (ValueError for anything but numbers and operators)."""
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
             return float(node.value)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -234,6 +240,7 @@ def expression(question: str) -> str | None:
 def expand_powers(expr: str) -> str | None:
     """Rewrite `a ** n` as repeated multiplication ('2 ** 3' -> '2 * 2 * 2'); None if none."""
     def repeat(m: re.Match) -> str:
+        """One `a ** n` written as n factors."""
         n = int(m.group(2))
         return " * ".join([m.group(1)] * n) if 0 < n <= 64 else ("1" if n == 0 else m.group(0))
     out = re.sub(r"(\d+(?:\.\d+)?|\([^()]*\))\s*\*\*\s*(\d+)", repeat, expr)

@@ -20,8 +20,8 @@ ZH_STATUS = {"paid": "已支付", "shipped": "已发货", "cancelled": "已取�
              "delivered": "已送达", "pending": "待处理", "refunded": "已退款"}
 RAINY = re.compile(r"(?i)rain|shower|drizzle|thunder|雨")
 BAD_WEATHER = re.compile(r"(?i)rain|storm|dust|snow|shower|thunder|hail|fog|sleet")
-_WEATHER = re.compile(r"^\s*(?P<city>[^\n:：]*?)\s*(?P<date>\d{4}-\d{2}-\d{2})?\s*[:：]\s*(?P<rest>.+)",
-                      re.S)
+_WEATHER = re.compile(r"^\s*(?P<city>[^\n:：\d,，]*?)[,，\s]*(?P<date>\d{4}-\d{2}-\d{2})?\s*[:：]"
+                      r"\s*(?P<rest>.+)", re.S)
 _TEMPS = re.compile(r"(-?\d+(?:\.\d+)?)\s*°?\s*C?\s*(?:to|-|–|~|至|到)\s*(-?\d+(?:\.\d+)?)\s*°?\s*C")
 _WIND = re.compile(r"(?i)wind\s*([NSEW]{1,3})?\s*(\d+(?:\.\d+)?)\s*km/?h")
 _AQI = re.compile(r"(?i)AQI\D{0,3}(\d+)")
@@ -32,6 +32,7 @@ _AMOUNT = re.compile(r"(\d+(?:\.\d+)?)\s*(CNY|USD|EUR|RMB|元|¥)?")
 _SEARCH = re.compile(r"^\s*\[([^\]]+)\]\s*(.*?)\s*(?:\(score[^)]*\))?\s*$")
 _EVENT = re.compile(r"(\d{1,2}:\d{2})\s*[-–~]\s*(\d{1,2}:\d{2})\s+([^;\n]+)")
 
+
 def zh_condition(condition: str) -> str:
     """A Chinese name for an English weather condition ('Moderate rain' -> '中雨')."""
     low = condition.lower()
@@ -40,15 +41,17 @@ def zh_condition(condition: str) -> str:
 
 def parse_weather(obs: str) -> dict | None:
     """Facts from a weather observation: city, date, condition, low, high, wind, aqi, air."""
-    m = _WEATHER.match(obs or "")
-    if not m or re.match(r"(?i)\s*error", obs):
+    if not (obs or "").strip() or re.match(r"(?i)\s*(error|错误)", obs):
         return None
-    rest = m.group("rest").strip().rstrip(".")
+    m = _WEATHER.match(obs)
+    prefixed = m and not re.search(r"[\d,]", m.group("city"))   # 'Beijing 2025-03-15: ...'
+    city, rest = (m.group("city").strip(), m.group("rest")) if prefixed else ("", obs)
+    rest = rest.strip().rstrip(".")
     temps, wind = _TEMPS.search(rest), _WIND.search(rest)
     aqi, air = _AQI.search(rest), _AIR.search(rest)
-    head = rest.split(",")[0].strip()
-    return {"city": m.group("city").strip(), "date": m.group("date") or first_date(rest),
-            "condition": "" if re.search(r"\d", head) else head, "rest": rest,
+    head = re.split(r"[,，]", rest)[0].strip()
+    return {"city": city, "date": (m.group("date") if prefixed else None) or first_date(rest),
+            "condition": re.match(r"[^\d,，]*", head).group(0).strip(" -~"), "rest": rest,
             "low": float(temps.group(1)) if temps else None,
             "high": float(temps.group(2)) if temps else None,
             "wind_dir": wind.group(1) if wind else None,
@@ -78,9 +81,14 @@ def parse_order(obs: str) -> dict | None:
     if not obs or re.match(r"(?i)\s*error", obs):
         return None
     m = re.search(r"(?i)order\s+([A-Za-z]\d+)\s*[:：]\s*([A-Za-z ]+?)\s*[,，]", obs)
-    amount = _AMOUNT.search(obs[m.end():] if m else obs)
+    status = m.group(2).lower() if m else None
+    if status is None:
+        word = re.search(r"(?i)\b(" + "|".join(ZH_STATUS) + r")\b", obs)
+        status = word.group(1).lower() if word else None
+    amount = _AMOUNT.search(re.sub(r"\d{4}-\d{2}-\d{2}|[A-Za-z]\d{3,}", " ", obs[m.end():] if m else obs))
     line = re.search(r"(?i)product line\s+([^,.;\n]+)", obs)
-    return {"id": m.group(1) if m else None, "status": m.group(2).lower() if m else None,
+    oid = m.group(1) if m else next(iter(re.findall(r"\b[A-Za-z]\d{3,6}\b", obs)), None)
+    return {"id": oid, "status": status,
             "amount": amount.group(1) if amount else None,
             "currency": (amount.group(2) or "CNY") if amount else "CNY",
             "date": first_date(obs), "line": line.group(1).strip() if line else None}

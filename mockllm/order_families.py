@@ -18,18 +18,25 @@ def add_amounts(amounts: list[str]) -> str:
         return str(sum((Decimal(a) for a in amounts), Decimal(0)))
     except InvalidOperation:
         return "?"
-def _order_sentence(ctx: Ctx, facts: dict) -> str:
-    """One order's facts, leading with what the question asked (status, amount or date)."""
-    q, f = ctx.conv.question.lower(), facts
-    money = f"{f['amount']} {f['currency']}"
+def _order_sentence(ctx: Ctx, f: dict) -> str:
+    """One order's observed facts, leading with what the question asked (status, amount, date)."""
+    money = f"{f['amount']} {f['currency']}" if f["amount"] else None
     if ctx.zh:
-        status = f"{ZH_STATUS.get(f['status'] or '', f['status'])}（{f['status']}）"
-        return f"订单 {f['id']} 的状态是{status}，金额 {money}，下单日期 {f['date']}。"
-    if re.search(r"how much|cost|amount|price|total|paid for", q):
-        return f"Order {f['id']} cost {money} (status: {f['status']}, placed {f['date']})."
-    if re.search(r"\bwhen\b|date|placed", q):
-        return f"Order {f['id']} was placed on {f['date']} (status: {f['status']}, {money})."
-    return f"Order {f['id']} is {f['status']} ({money}, placed {f['date']})."
+        status = f"{ZH_STATUS.get(f['status'] or '', f['status'])}（{f['status']}）" if f["status"] else None
+        parts = [f"状态是{status}" if status else None, f"金额 {money}" if money else None,
+                 f"下单日期 {f['date']}" if f["date"] else None]
+        return f"订单 {f['id']} 的" + "，".join(p for p in parts if p) + "。"
+    facts = {"status": f["status"] and f"status: {f['status']}", "amount": money,
+             "date": f["date"] and f"placed {f['date']}"}
+    q = ctx.conv.question.lower()
+    lead = "amount" if re.search(r"how much|cost|amount|price|total|paid for", q) else \
+        "date" if re.search(r"\bwhen\b|date|placed", q) else "status"
+    if not facts[lead]:
+        lead = next(k for k in ("status", "amount", "date") if facts[k])
+    head = {"status": f"is {f['status']}", "amount": f"cost {money}",
+            "date": f"was placed on {f['date']}"}[lead]
+    rest = ", ".join(v for k, v in facts.items() if v and k != lead)
+    return f"Order {f['id']} {head}" + (f" ({rest})." if rest else ".")
 
 
 def _lookup(ctx: Ctx, oid: str) -> tuple[dict | None, str]:
@@ -54,6 +61,9 @@ def order_status(ctx: Ctx) -> Move:
                                             f"没有找到订单 {ids[0]}。"),
                          ctx.t("The lookup says this order does not exist, so I will say so.",
                                "查询结果说这个订单不存在，我如实说明。"))
+    facts["id"] = facts["id"] or ids[0]
+    if not facts["status"] and not facts["amount"]:  # an unexpected shape: repeat it
+        return ctx.final("answer", ctx.t(f"Order {ids[0]}: {obs.strip()}", f"订单 {ids[0]}：{obs.strip()}"))
     return ctx.final("answer", _order_sentence(ctx, facts),
                      ctx.t("The lookup gave me the order's details.", "查询结果里有订单的详情。"))
 
@@ -129,15 +139,35 @@ def _line_totals(ctx: Ctx, rows: list[dict]) -> dict[str, str]:
     lines: dict[str, list[str]] = {}
     for row in rows:
         lines.setdefault(row["line"], []).append(row["amount"])
-    totals = {}
+    totals, calculator = {}, ctx.tool("calculator")
     for line in sorted(lines):
         amounts, totals[line] = lines[line], add_amounts(lines[line])
-        if len(amounts) > 1 and ctx.tool("calculator"):
+        if len(amounts) > 1 and calculator:
             obs = ctx.observe("calculator", {"expression": " + ".join(amounts)}, "sum_line",
                               ctx.t(f"Now I add up the {line} orders ({len(amounts)} amounts).",
                                     f"现在把 {line} 的 {len(amounts)} 笔金额加起来。"))
-            totals[line] = totals[line] if is_error(obs) else obs.strip()
+            if is_error(obs):  # e.g. too long: add this line and the rest myself
+                calculator = None
+            else:
+                totals[line] = obs.strip()
     return totals
+
+
+def _calculator_failed(ctx: Ctx) -> bool:
+    """Whether a calculator call of this run returned an error."""
+    tool = ctx.tool("calculator")
+    return bool(tool) and any(s.action == tool.name and is_error(s.observation or "")
+                              for s in ctx.conv.steps)
+
+
+def _write(ctx: Ctx, span: str, body: str, why: str) -> str:
+    """Save the report with the write_report tool when offered; the body plus the receipt."""
+    if not ctx.tool("write_report"):
+        return body
+    title = ctx.t(f"Sales report {span}", f"销售报告 {span}")
+    obs = ctx.observe("write_report", {"title": title, "body": body}, "write_report",
+                      why + ctx.t("Now I will write the report.", "现在写报告。"))
+    return body + ctx.t(f" Report: {obs.strip()}", f" 报告：{obs.strip()}")
 
 
 def report(ctx: Ctx) -> Move:
@@ -150,19 +180,16 @@ def report(ctx: Ctx) -> Move:
     rows, errors = _quarter_rows(ctx, months)
     kept = [r for r in rows if not re.match(r"(?i)cancel|已取消", r["status"])]
     totals = _line_totals(ctx, kept)
-    span = f"{months[0][0]} to {months[-1][1]}"
+    span, dropped = f"{months[0][0]} to {months[-1][1]}", len(rows) - len(kept)
     summary = "; ".join(f"{line}: {total} CNY" for line, total in totals.items()) or ctx.t(
         "no orders", "没有订单")
-    dropped = len(rows) - len(kept)
     body = ctx.t(f"Sales by product line, {span} ({len(kept)} orders, {dropped} cancelled "
                  f"dropped): {summary}.", f"{span} 各产品线销售额（{len(kept)} 个订单，"
                  f"已剔除 {dropped} 个取消的订单）：{summary}。")
     if errors:
         body += ctx.t(f" Some months failed: {'; '.join(errors)}.", f" 部分月份查询失败：{'；'.join(errors)}。")
-    if ctx.tool("write_report"):
-        obs = ctx.observe("write_report", {"title": ctx.t(f"Sales report {span}", f"销售报告 {span}"),
-                                           "body": body}, "write_report",
-                          ctx.t("All totals are ready, so I will write the report.",
-                                "所有合计都算好了，现在写报告。"))
-        body += ctx.t(f" Report: {obs.strip()}", f" 报告：{obs.strip()}")
-    return ctx.final("answer", body)
+    why = ctx.t("The calculator rejected a long sum, so I added the amounts myself. ",
+                "计算器拒绝了太长的算式，所以金额是我自己加的。") if _calculator_failed(ctx) else \
+        ctx.t("All totals are ready. ", "所有合计都算好了。")
+    return ctx.final("answer", _write(ctx, span, body, why),
+                     why + ctx.t("I have everything the report needs.", "报告需要的内容都齐了。"))

@@ -36,9 +36,11 @@ QUIRKS: dict[str, Quirk] = _quirks(
           ("format", "correction:format"), tx.prose_only, tx.prose_only_structured),
     Quirk("fake_observation", "text", "Keeps writing after its Action: an invented "
           "`Observation:` line, then `Thought: I now know the final answer` and a `Final Answer:` "
-          "built from the invented value.", ("no_observation",), tx.fake_observation),
-    Quirk("multi_action", "text", "A second Thought/Action/Action Input block after the first.",
-          ("one_action",), tx.multi_action),
+          "built from the invented value. Forced, only a stop sequence removes it.", (),
+          tx.fake_observation),
+    Quirk("multi_action", "text", "A second Thought/Action/Action Input block after the first: "
+          "the step it would take next, based on a result it imagined.", ("one_action",),
+          tx.multi_action),
     Quirk("extra_call", "move", "When it could answer, it first repeats its last tool call once "
           "'to double-check' (once per run).", ("stop_when_enough",), mv.extra_call),
     Quirk("chatter_before", "text", "A friendly sentence before the fields "
@@ -154,7 +156,7 @@ _TINY = {"style": "tiny"}
 PERSONAS: dict[str, Persona] = {p.name: p for p in (
     Persona("diligent", "Well-behaved when the prompt is complete; each missing rule shows.", False, (
         Entry("prose_only", RuleMissing("format"), note="A format correction fixes it too."),
-        Entry("fake_observation", RuleMissing("no_observation")),
+        Entry("fake_observation", RuleMissing("no_observation"), ("no_observation",)),
         Entry("multi_action", RuleMissing("one_action")),
         Entry("extra_call", RuleMissing("stop_when_enough")))),
     Persona("sloppy", "Right decisions, drifting format: chatter, markdown, full-width "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from mockllm.knowledge import (day_offset, expression, find_cities, first_date, general_answer,
@@ -35,10 +36,11 @@ def _has(text: str, *words: str) -> bool:
     return any(re.search(rf"\b{w}", text) if w.isascii() else w in text for w in words)
 
 
-TOOL_KINDS: tuple[tuple[str, object], ...] = (
+_SIDE_EFFECTS = (("delete_orders", ("delete", "remove", "删除")),
+                 ("send_email", ("email", "e-mail", "mail", "邮件")))
+TOOL_KINDS: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("delete_orders", lambda t: _has(t, "delete", "删除")),
-    ("send_email", lambda t: _has(t, "email", "e-mail", "邮件")
-        and (_has(t, "send", "发送", "notify") or len(t.split()) <= 3)),
+    ("send_email", lambda t: _has(t, "send", "发送", "notify") and _has(t, "email", "e-mail", "邮件")),
     ("write_report", lambda t: _has(t, r"report\b", "报告")),
     ("order_range", lambda t: _has(t, "order", "订单")
         and _has(t, "range", "between", "start date", "start_date", "之间", "时间段")),
@@ -71,7 +73,7 @@ _PATTERNS = {
                r"|umbrella|天气|下雨|下雪|气温|温度|冷|热|暖|凉|刮风|雨伞",
     "orders_range": r"orders\b.*\b(between|from|last|this|past|range|placed)\b|how many orders"
                     r"|订单.*(之间|上周|本周|这周|本月|这个月|上个月|最近)|多少[个笔]?订单",
-    "order": r"\border|订单", "date_today": r"\bdate\b|what day|几号|日期|几月几日|星期几|\btoday\b",
+    "date_today": r"\bdate\b|what day|几号|日期|几月几日|星期几|\btoday\b",
     "doc_lookup": r"polic|\breturn|refund|shipping|deliver|warranty|exchange|payment|invoice"
                   r"|support|contact|opening hours|how do i|how can i|how long|\bfaq|documentation"
                   r"|look up|政策|退货|退款|发货|配送|运费|保修|发票|客服|如何|怎么|多久"}
@@ -84,7 +86,11 @@ def _norm(text: str) -> str:
 
 def tool_kind(tool: ToolSpec) -> str | None:
     """What a tool is for, by keywords in its name first, then in name + description."""
-    for text in (_norm(tool.name), _norm(f"{tool.name} {tool.description}")):
+    name = _norm(tool.name)
+    for kind, words in _SIDE_EFFECTS:  # a tool named like a side effect is one, whatever it says
+        if _has(name, *words):
+            return kind
+    for text in (name, _norm(f"{tool.name} {tool.description}")):
         for kind, matches in TOOL_KINDS:
             if matches(text):
                 return kind
@@ -96,7 +102,7 @@ def offered_tools(conv: Conversation) -> tuple[ToolSpec, ...]:
     tools = list(conv.tools)
     for step in conv.steps:
         m = re.search(r"(?i)available tools?\s*(?:are|is)?\s*[:：]\s*(.+)", step.observation or "")
-        for name in re.findall(r"[A-Za-z_][\w.\-]*", m.group(1) if m else ""):
+        for name in re.findall(r"[A-Za-z_][\w\-]*(?:\.[\w\-]+)*", m.group(1) if m else ""):
             if all(t.name != name for t in tools):
                 tools.append(ToolSpec(name, "", ()))
     return tuple(tools)
@@ -130,7 +136,7 @@ def classify(conv: Conversation) -> str:
     ids = order_ids(q)
     if not ids and re.search(_PATTERNS["orders_range"], q, re.I):
         return "orders_range"
-    if len(ids) >= 2 or (ids and re.search(_PATTERNS["order"], q, re.I)) or len(ids) == 1:
+    if ids:
         return "order_total" if len(ids) >= 2 else "order_status"
     offset, expr = day_offset(q), expression(q)
     if offset is not None and offset != 0:
@@ -174,11 +180,15 @@ def _transient(obs: str) -> bool:
                           r"|internal|exception|traceback|connection", obs))
 
 
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+
+
 def _same(a: dict, b: dict) -> bool:
-    """Whether two argument dicts are the same call (case and spacing of values ignored)."""
+    """Whether two argument dicts are the same call (case, spacing, full-width forms ignored)."""
     def norm(d: dict) -> str:
-        return json.dumps({str(k).lower(): str(v).strip().lower() for k, v in d.items()},
-                          sort_keys=True, ensure_ascii=False)
+        """Canonical JSON of lower-cased keys and values, full-width folded, spaces removed."""
+        return json.dumps({str(k).lower(): re.sub(r"\s+", "", str(v).translate(_FULL_WIDTH).lower())
+                           for k, v in d.items()}, sort_keys=True, ensure_ascii=False)
     return norm(a) == norm(b)
 
 
@@ -238,8 +248,7 @@ class Ctx:
         good = [o for o in seen if not is_error(o)]
         if good or (seen and not _transient(seen[-1])):
             return (good or seen)[-1]
-        failures = [s.observation for s in self.conv.steps if s.action == tool.name
-                    and is_error(s.observation or "") and not correction_kind(s.observation)]
+        failures = [o for o in seen if is_error(o)]   # the same call failed before
         if len(failures) >= 2:
             raise NextMove(self.final("give_up", self.t(
                 f"I could not get an answer: {tool.name} failed twice ({failures[-1].strip()}).",

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
 FIELD_RE = re.compile(r"^(?P<name>Thought|Action Input|Action|Final Answer|Observation)"
                       r"(?P<colon>[:：])", re.I | re.M)
-_DONE = {"en": "I now know the final answer", "zh": "我现在知道最终答案了"}
 
 
 # ---------------------------------------------------------------- missing rules (diligent)
@@ -45,45 +44,39 @@ def prose_only_structured(out: Output, move: "Move", conv: "Conversation",
     return Output(tiny_prose(move, conv, ctx), ())
 
 
+def _imagine(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> tuple[str, "Move"]:
+    """An invented observation for the move's call, and the brain's next move if it were real."""
+    value = invent_observation(move.action, move.action_input, conv, ctx)
+    past = PastStep(move.action, dict(move.action_input or {}), value, text)
+    return value, decide(replace(conv, steps=conv.steps + (past,), step=conv.step + 1))
+
+
 def fake_observation(text: str, move: "Move", conv: "Conversation",
                      ctx: QuirkContext) -> str | None:
     """Continue past the Action with an invented Observation and a Final Answer built on it."""
     if move.action is None or "observation:" in text.lower():
         return None
-    value = invent_observation(move.action, move.action_input, conv, ctx)
-    answer = invent_answer(tool_kind(move.action, conv), value, conv)
-    return (f"{text.rstrip()}\nObservation: {value}\n"
-            f"Thought: {_DONE[conv.language if conv.language in _DONE else 'en']}\n"
-            f"Final Answer: {answer}")
+    value, nxt = _imagine(text, move, conv, ctx)
+    answer = nxt.final_answer if nxt.action is None and nxt.final_answer else \
+        invent_answer(tool_kind(move.action, conv), value, conv)
+    done = say(conv, "I now know the final answer", "我现在知道最终答案了")
+    return f"{text.rstrip()}\nObservation: {value}\nThought: {done}\nFinal Answer: {answer}"
 
 
-_SIDE_EFFECTS = ("delete_orders", "send_email", "write_report")
-
-
-def _imagined_next(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> "Move | None":
+def _imagined_next(text: str, move: "Move", conv: "Conversation",
+                   ctx: QuirkContext) -> "Move | None":
     """The brain's next call, as if the invented observation had come back (None if it answers)."""
-    value = invent_observation(move.action, move.action_input, conv, ctx)
-    imagined = replace(conv, steps=conv.steps + (PastStep(move.action, dict(move.action_input or {}),
-                                                           value, text),), step=conv.step + 1)
-    nxt = decide(imagined)
+    nxt = _imagine(text, move, conv, ctx)[1]
     same = nxt.action == move.action and dict(nxt.action_input or {}) == dict(move.action_input or {})
     return None if nxt.action is None or same else nxt
 
 
 def multi_action(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> str | None:
-    """Write a second Thought/Action/Action Input block, as if the first had already answered."""
+    """Write a second Thought/Action/Action Input block: its next step, on an imagined result."""
     if move.action is None:
         return None
-    nxt = _imagined_next(text, move, conv, ctx)
-    if nxt is None:
-        spare = [t for t in conv.tools if t.name != move.action
-                 and tool_kind(t.name, conv) not in _SIDE_EFFECTS]
-        if not spare:
-            return None
-        args = {p: dict(move.action_input or {}).get(p, "") for p in spare[0].parameters}
-        nxt = replace(move, thought=say(conv, f"Next, I will use {spare[0].name}.",
-                                        f"接下来我用 {spare[0].name}。"),
-                      action=spare[0].name, action_input=args)
+    nxt = _imagined_next(text, move, conv, ctx) or replace(
+        move, thought=say(conv, "Let me make sure.", "我再确认一下。"))
     return f"{text.rstrip()}\n\n{block(nxt.thought, nxt.action, nxt.action_input)}"
 
 

@@ -82,13 +82,16 @@ def correction_kind(text: str) -> str | None:
     return None
 
 
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}  # （１７＋５） -> (17+5)
+
+
 def parse_input(raw: str) -> dict | str:
     """Parse an Action Input leniently: a dict from (repaired) JSON, else the loose text."""
     raw = re.sub(r"^```\w*|```$", "", raw.strip()).strip()
     start, end = raw.find("{"), raw.rfind("}")
     if start >= 0 and end > start:
-        chunk = raw[start:end + 1]
-        fixed = (chunk.translate(str.maketrans("“”‘’，：", "\"\"'',:")))
+        chunk = raw[start:end + 1]  # valid JSON keeps its values exactly (Chinese text included)
+        fixed = chunk.translate(_FULL_WIDTH).translate(str.maketrans("“”‘’", "\"\"''"))
         for cand in (chunk, fixed, re.sub(r",\s*([}\]])", r"\1", fixed.replace("'", '"'))):
             try:
                 value = json.loads(cand)

@@ -53,11 +53,22 @@ def find_rules(system: str) -> frozenset[str]:
     """Return the rule ids whose phrases appear in the system prompt."""
     low = system.lower()
     found = {rule for rule, phrases in RULE_PHRASES.items() if any(p in low for p in phrases)}
-    if "action input:" in low and "thought:" in low:
+    has_example = read_example(system)[0]
+    outside = _without_example(system).lower() if has_example else low
+    if "action input:" in outside and "thought:" in outside:  # the format section, not the example
         found.add("format")
-    if read_example(system)[0]:
+    if has_example:
         found.add("example")
     return frozenset(found)
+
+
+def _without_example(system: str) -> str:
+    """The system prompt with its worked example (Question: ... Final Answer: line) cut out."""
+    q = re.search(r"(?m)^\s*Question\s*[:：]", system)
+    finals = list(re.finditer(r"(?m)^\s*Final Answer\s*[:：].*$", system[q.end():])) if q else []
+    if not finals:
+        return system
+    return system[:q.start()] + system[q.end() + finals[-1].end():]
 
 
 def _param_names(description: str) -> tuple[str, ...]:

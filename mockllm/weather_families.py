@@ -37,7 +37,8 @@ def weather_date(ctx: Ctx, offset: int) -> str | None:
     if tool.parameters and not any("date" in p.lower() or "day" in p.lower() for p in tool.parameters):
         return None
     word = {0: ("today", "今天"), 1: ("tomorrow", "明天"), -1: ("yesterday", "昨天")}.get(
-        offset, (f"{offset} days from today", f"{offset} 天后"))
+        offset, (f"{offset} days from today", f"{offset} 天后") if offset > 0 else
+        (f"{-offset} days ago", f"{-offset} 天前"))
     today = ctx.today(ctx.t(f"The question is about {word[0]}, so I need today's date first.",
                             f"问题问的是{word[1]}，所以我需要先知道今天的日期。"))
     return add_days(today, offset)

@@ -45,7 +45,7 @@ def execute(path: Path) -> str:
     path = Path(path).resolve()
     nb = read_notebook(path)
     client = NotebookClient(
-        nb, timeout=CELL_TIMEOUT, kernel_name="python3", record_timing=False,
+        nb, timeout=CELL_TIMEOUT, kernel_name="python3", record_timing=False, coalesce_streams=True,
         resources={"metadata": {"path": str(path.parent)}},
     )
     client.execute()

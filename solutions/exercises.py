@@ -12,7 +12,7 @@ from typing import Any, Callable
 NOTHING: Any = object()
 """Marks a case without an `expected` value (it uses `expect` or `raises` instead)."""
 
-CASE_MODULES = ("lesson01", "lesson02", "lesson03", "lesson04")
+CASE_MODULES = ("lesson00", "lesson01", "lesson02", "lesson03", "lesson04")
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ _FIELD = re.compile(
     r"(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+)?(?P<heading>#{1,6}[ \t]*)?(?P<bold>[*_`]{1,3})?"
     r"(?P<name>final[ _]?answer|action[ _]?input|action|thought|observation|question"
     r"|最终答案|最終答案|行动输入|行动|思考|观察|问题)"
+    r"(?:[ \t]*\d{1,2}(?![\d.]))?"  # numbered, as in the ReAct paper: "Thought 1:"
     r"[ \t]*(?P<close>[*_`]{1,3}[ \t]*)?(?P<colon>[:：])?", re.IGNORECASE)
 _KINDS = {"finalanswer": "final_answer", "最终答案": "final_answer", "最終答案": "final_answer",
           "actioninput": "action_input", "行动输入": "action_input", "action": "action",

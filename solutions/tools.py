@@ -134,7 +134,7 @@ def _format_number(value: int | float) -> str:
 
 def add_days(date: str, days: int) -> str:
     """Return the date `days` days after `date` (YYYY-MM-DD; negative days go back). Built in lesson 01 (Tools)."""
-    start = _parse_iso_date(date, "date")
+    start = world.parse_date(date, "date")  # ValueError unless YYYY-MM-DD and a real date
     if isinstance(days, str) and re.fullmatch(r"\s*[+-]?\d{1,7}\s*", days):
         days = int(days)
     if isinstance(days, bool) or not isinstance(days, int):
@@ -143,17 +143,6 @@ def add_days(date: str, days: int) -> str:
         return (start + datetime.timedelta(days=days)).isoformat()
     except OverflowError:
         raise ValueError(f"days is out of range: {days}") from None
-
-
-def _parse_iso_date(value: object, field: str) -> datetime.date:
-    """Return `value` ('YYYY-MM-DD') as a date, or raise ValueError naming `field`."""
-    text = value.strip() if isinstance(value, str) else ""
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-        raise ValueError(f"{field} must be YYYY-MM-DD (for example 2025-01-10), got {value!r}")
-    try:
-        return datetime.date.fromisoformat(text)
-    except ValueError:
-        raise ValueError(f"{field} {value!r} is not a real calendar date") from None
 
 
 @dataclass(frozen=True)
@@ -324,6 +313,7 @@ CALCULATOR_TOOL = Tool(
     '(no words or units). Example: {"expression": "(2 + 3) * 4"}',
     _params(expression=("string", "the arithmetic to compute")), calculator)
 BASIC_TOOLS = ToolRegistry([DATE_TOOL, CALCULATOR_TOOL])
+"""The two tools of lesson 01: get_current_date and calculator (use world_tools() for all eight)."""
 
 
 def world_tools(clock: "world.Clock | None" = None) -> ToolRegistry:

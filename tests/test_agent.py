@@ -177,7 +177,7 @@ def test_request_options_are_passed_only_when_given() -> None:
 
 
 def test_explanation_from_openai_objects() -> None:
-    chat = pytest.importorskip("openai.types.chat")
+    import openai.types.chat as chat
     resp = scripted(FINAL).chat.completions.create(
         model="mock-react", messages=[{"role": "user", "content": "Question: hi"}])
     as_openai = chat.ChatCompletion.model_validate(resp.model_dump())

@@ -56,7 +56,6 @@ def test_scripted_responses_are_byte_identical_across_processes() -> None:
 
 
 def test_policy_responses_are_byte_identical_across_processes() -> None:
-    pytest.importorskip("mockllm.respond")
     outputs = {_run(POLICY, seed) for seed in ("0", "1", "random")}
     assert len(outputs) == 1
 

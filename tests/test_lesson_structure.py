@@ -81,12 +81,15 @@ def test_required_sections(path: Path, heading: str) -> None:
 
 @pytest.mark.parametrize("path", SOLVED, ids=_ids(SOLVED))
 def test_links_to_previous_and_next_lessons(path: Path) -> None:
-    names = [p.name for p in SOLVED]
-    index = names.index(path.name)
+    number = int(path.name[:2])
     text = "\n".join(_markdown_lines(_load(path)))
-    neighbours = names[max(index - 1, 0) : index] + names[index + 1 : index + 2]
-    for name in neighbours:
-        assert re.search(rf"\]\((?:\./)?{re.escape(name)}\)", text), f"no link to {name}"
+    existing = {int(p.name[:2]): p.name for p in SOLVED}
+    wanted = [n for n in (number - 1, number + 1) if n >= 0]
+    for n in wanted:
+        links = re.findall(rf"\]\((?:\./)?({n:02d}_\w+\.ipynb)\)", text)
+        assert links, f"no link to lesson {n:02d} (a markdown link to {n:02d}_slug.ipynb)"
+        if n in existing:
+            assert existing[n] in links, f"the link to lesson {n:02d} should be {existing[n]}, got {links}"
 
 
 @pytest.mark.parametrize("path", SOLVED, ids=_ids(SOLVED))

@@ -7,11 +7,9 @@ import subprocess
 import sys
 
 import pytest
+from openai.types.chat import ChatCompletion, ChatCompletionChunk  # the `test` extra
 
 from mockllm import MockLLM
-
-openai_chat = pytest.importorskip("openai.types.chat", reason="the test extra (openai) is not installed")
-ChatCompletion, ChatCompletionChunk = openai_chat.ChatCompletion, openai_chat.ChatCompletionChunk
 
 MESSAGES = [
     {"role": "system", "content": "You are a helpful agent."},

@@ -81,6 +81,8 @@ CASES: list[tuple[str, str, dict]] = [
      {"action": "calculator", "action_input": CALC}),
     ("windows newlines", ACTION.replace("\n", "\r\n"), {"action": "calculator", "action_input": CALC}),
     ("quoted tool name", 'Action: "calculator".\nAction Input: {"expression": "(17 + 5) * 3"}', {"action": "calculator"}),
+    ("numbered fields", "Thought 1: I need the date.\nAction 1: get_current_date\nAction Input 1: {}",
+     {"thought": "I need the date.", "action": "get_current_date", "action_input": {}}),
     ("multi-line final answer", "Thought: done\nFinal Answer: Sales:\n- Books: 59.90\n- Toys: 35.50",
      {"final_answer": "Sales:\n- Books: 59.90\n- Toys: 35.50"}),
 ]

@@ -111,16 +111,21 @@ def test_forced_quirks_replace_the_persona_entry() -> None:
     entries = active_entries(get_persona("hallucinator"), {"fake_observation": [1, 3]})
     assert [e.quirk for e in entries] == ["answer_without_tool", "fake_observation"]
     forced = entries[-1]
-    assert forced.suppressors == ("no_observation",)
+    assert forced.suppressors == ()  # only a stop sequence removes a forced fake Observation
     assert forced.trigger.describe() == "forced at step 1, 3"
     assert active_entries(None, None) == ()
 
 
 def test_a_forced_quirk_keeps_its_default_suppressors() -> None:
+    forced = forced_entries({"final_answer_as_tool": [1]})[0]
+    assert entry_state(forced, conv(), 0, None) == ("suppressed", "final_not_tool")
+    assert entry_state(forced, conv(drop=("final_not_tool",)), 0, None) == ("fires", None)
+    assert entry_state(forced, conv(drop=("final_not_tool",), step=2), 0, None) == ("off", None)
+
+
+def test_a_forced_fake_observation_fires_even_with_the_full_prompt() -> None:
     forced = forced_entries({"fake_observation": [1]})[0]
-    assert entry_state(forced, conv(), 0, None) == ("suppressed", "no_observation")
-    assert entry_state(forced, conv(drop=("no_observation",)), 0, None) == ("fires", None)
-    assert entry_state(forced, conv(drop=("no_observation",), step=2), 0, None) == ("off", None)
+    assert entry_state(forced, conv(), 0, None) == ("fires", None)
 
 
 # ---------------------------------------------------------------- triggers

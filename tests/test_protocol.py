@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import types
 
@@ -239,7 +240,6 @@ SYSTEM = (
 
 
 def test_policy_mode_replies_with_an_explanation() -> None:
-    pytest.importorskip("mockllm.respond")
     client = MockLLM(persona="diligent", seed=0)
     messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Question: what is today's date?"}]
     response = client.chat.completions.create(model="mock-react", messages=messages, temperature=0,
@@ -248,3 +248,23 @@ def test_policy_mode_replies_with_an_explanation() -> None:
     assert {"persona", "seed", "step", "family", "rule", "stop_applied", "truncated"} <= set(response.x_mock)
     assert "Observation:" not in (response.choices[0].message.content or "")
     assert response.usage.total_tokens > 0
+
+
+def test_policy_mode_tool_calls_get_openai_shaped_ids() -> None:
+    tool = {"type": "function", "function": {"name": "get_current_date", "description": "Today's date.",
+                                             "parameters": {"type": "object", "properties": {}}}}
+    client = MockLLM(persona="diligent", seed=0)
+    messages = [{"role": "user", "content": "What is today's date?"}]
+    response = client.chat.completions.create(model="mock-react", messages=messages, tools=[tool])
+    assert response.choices[0].finish_reason == "tool_calls"
+    assert all(call.id.startswith("call_") for call in response.choices[0].message.tool_calls)
+    chunks = list(client.chat.completions.create(model="mock-react", messages=messages, tools=[tool], stream=True))
+    streamed = [d.id for c in chunks for d in c.choices[0].delta.tool_calls or [] if d.id]
+    assert streamed == [call.id for call in response.choices[0].message.tool_calls]
+
+
+def test_real_personas_reexport_after_importing_the_submodule_first() -> None:
+    code = ("import mockllm.personas\nimport mockllm\nfrom mockllm import personas, rulebook\n"
+            "assert personas is mockllm.personas and callable(personas) and 'diligent' in personas()\n"
+            "assert rulebook is mockllm.rulebook and callable(rulebook)\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -140,10 +140,14 @@ def test_fake_observation_invents_and_answers() -> None:
     assert tx.fake_observation(FINAL_TEXT, FINAL, conv(), ctx()) is None
 
 
-def test_multi_action_writes_a_second_block() -> None:
-    out = tx.multi_action(TEXT, WEATHER, conv(), ctx())
-    assert out.count("Action:") == 2 and out.count("Action Input:") == 2
-    assert out.split("\n\n")[1].splitlines()[1] == "Action: delete_orders"
+def test_multi_action_writes_its_next_step_on_an_imagined_result() -> None:
+    date = Move("I need today's date first.", "get_current_date", {}, family="weather")
+    out = tx.multi_action("Thought: x\nAction: get_current_date\nAction Input: {}", date, conv(),
+                          ctx())
+    second = out.split("\n\n")[1].splitlines()
+    assert second[1] == "Action: get_weather" and out.count("Action Input:") == 2
+    imagined = json.loads(second[2].split(": ", 1)[1])["date"]
+    assert imagined not in ("2025-03-15", "")  # built on an invented date, not the real one
     assert tx.multi_action(FINAL_TEXT, FINAL, conv(), ctx()) is None
 
 

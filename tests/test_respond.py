@@ -66,7 +66,6 @@ DATE_CALL = "Thought: I need today's date.\nAction: get_current_date\nAction Inp
 @pytest.fixture(scope="module")
 def respond():
     """respond(), once the brain (policy + render) is there."""
-    pytest.importorskip("mockllm.render")
     from mockllm.respond import respond as fn
     return fn
 
@@ -268,7 +267,6 @@ def test_gullible_and_the_worlds_injected_document(respond) -> None:
 
 
 def test_through_the_client_stop_and_max_tokens() -> None:
-    pytest.importorskip("mockllm.render")
     from mockllm import MockLLM
     messages = [{"role": "system", "content": system()},
                 {"role": "user", "content": "Question: What is today's date?"}]

@@ -77,7 +77,8 @@ def test_script_files(tmp_path: Path, suffix: str) -> None:
     if suffix == ".json":
         path.write_text(json.dumps({"replies": SCRIPT}, ensure_ascii=False), encoding="utf-8")
     else:
-        yaml = pytest.importorskip("yaml")
+        import yaml
+
         path.write_text(yaml.safe_dump(SCRIPT, allow_unicode=True), encoding="utf-8")
     for script in (path, str(path)):
         client = MockLLM.from_script(script)

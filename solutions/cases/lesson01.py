@@ -1,11 +1,60 @@
-"""Cases for lesson 01 (Tools): the safe calculator."""
+"""Cases for lesson 01 (Tools): the tree walk `_evaluate` and the safe `calculator`."""
 from __future__ import annotations
+
+import ast
 
 from solutions.exercises import Case, Exercise
 
-_PARSE = "parse with ast.parse(expression, mode='eval') and walk the tree yourself; never eval()"
-_REJECT = "allow only numbers, + - * / ( ) and unary minus; raise ValueError for anything else"
+_PARSE = ("call _check_text(expression), then ast.parse(text, mode='eval'), then "
+          "_format_number(_evaluate(tree.body)); never eval()")
+_REJECT = "allow only numbers, + - * / ** ( ) and unary minus; raise ValueError for anything else"
+_WALK = "evaluate the children first, then combine them: the tree already holds the precedence"
 
+
+# ---------------------------------------------------------------- _evaluate(node)
+
+def _tree(text: str) -> tuple[tuple, dict]:
+    """Build the (args, kwargs) of one `_evaluate` call: the parsed body of `text`."""
+    return (ast.parse(text, mode="eval").body,), {}
+
+
+def _walks(text: str, expected: int | float, hint: str = _WALK) -> Case:
+    """A case where `_evaluate(tree of text)` must return the number `expected`."""
+    return Case(setup=lambda: _tree(text), expected=expected, hint=hint,
+                label=f"_evaluate(<tree of {text!r}>)")
+
+
+def _refuses(text: str, hint: str, match: str = "", risky: bool = False) -> Case:
+    """A case where `_evaluate(tree of text)` must raise ValueError."""
+    return Case(setup=lambda: _tree(text), raises=ValueError, match=match, hint=hint,
+                label=f"_evaluate(<tree of {text!r}>)", risky=risky)
+
+
+EVALUATE_CASES = (
+    _walks("17", 17, "an ast.Constant holding an int or a float is a number: return its value"),
+    _walks("(17 + 5) * 3", 66),
+    _walks("100 / 8", 12.5, "look the operator's type up in _OPERATORS: ast.Div -> operator.truediv"),
+    _walks("7 - 10", -3),
+    _walks("-3 + 5", 2, "unary minus is an ast.UnaryOp whose op is ast.USub: negate its operand"),
+    _walks("2 ** 10", 1024, "ast.Pow is not in _OPERATORS: compute it with _power(left, right)"),
+    _walks("-2 ** 2", -4, "-2 ** 2 means -(2 ** 2): the UnaryOp's operand is the power"),
+    _refuses("1 / 0", "check for a zero divisor and raise ValueError('division by zero')",
+             match="division by zero"),
+    _refuses("True", "True is an int to isinstance(): test type(node.value) in (int, float)"),
+    _refuses("'abc'", "a string constant is not a number: raise ValueError"),
+    _refuses("x + 1", "a name (ast.Name) is not arithmetic: use the message from _FORBIDDEN"),
+    _refuses("abs(-2)", "a call (ast.Call) must be refused, never run"),
+    _refuses("7 // 2", "only the operators in _OPERATORS (and **) are allowed: refuse // and %"),
+    _refuses("()", "refuse every node you do not know, e.g. a tuple: an allow-list, not a block-list"),
+    _refuses("1e400", "pass every number through _bounded: 1e400 is infinity",
+             match="too large"),
+    _refuses("1e300 * 1e300", "pass every result through _bounded", match="too large"),
+    _refuses("2 ** 10 ** 10", "a huge power would run for hours: compute ** only with _power",
+             risky=True),
+)
+
+
+# ---------------------------------------------------------------- calculator(expression)
 
 def _ok(expression: str, expected: str, hint: str = _PARSE) -> Case:
     """A case where `calculator(expression)` must return the text `expected`."""
@@ -18,19 +67,24 @@ def _bad(expression: str, hint: str, match: str = "") -> Case:
 
 
 CALCULATOR_CASES = (
-    _ok("(17 + 5) * 3", "66", "return the result as text: str(66) -> '66'"),
+    _ok("(17 + 5) * 3", "66", "return the result as text: _format_number(66) -> '66'"),
     _ok("100 / 8", "12.5", "division gives a float; return it as text: '12.5'"),
     _ok("12 * 7 + 5", "89", "* binds tighter than +: the tree already knows that"),
     _ok("1234 + 4321", "5555"),
     _ok("-3 + 5", "2", "unary minus is an ast.UnaryOp with op ast.USub"),
-    _ok("  2 * (3 + 4)  ", "14", "strip spaces around the expression before parsing"),
+    _ok("  2 * (3 + 4)  ", "14", "call _check_text first: it strips the spaces around the text"),
     _ok("7 - 10", "-3"),
-    _bad("1/0", "catch ZeroDivisionError and raise ValueError with a message the model can read"),
+    _ok("2 ** 10", "1024", "** is allowed, through _power"),
+    _ok("0.1 + 0.2", "0.3", "format the result with _format_number (10 significant digits)"),
+    _ok("6 / 3", "2", "format the result with _format_number: 2.0 is shown as '2'"),
+    _ok("（１７＋５）×３", "66", "call _check_text first: it turns full-width characters into ASCII"),
+    _bad("1/0", "a zero divisor must raise ValueError with a message the model can read"),
     _bad("__import__('os')", "a call is not arithmetic: reject ast.Call (and any name)"),
     _bad("x + 1", _REJECT),
     _bad("(1).__class__", "attribute access (ast.Attribute) must be rejected"),
-    _bad("", "an empty expression is an error too"),
-    _bad("2 +", "turn SyntaxError from ast.parse into ValueError"),
+    _bad("7 // 2", "// is not one of the allowed operators: _evaluate must refuse it"),
+    _bad("", "an empty expression is an error too: _check_text says so"),
+    _bad("2 +", "turn SyntaxError from ast.parse into ValueError", match="not valid arithmetic"),
     _bad("2025-03-14 + 50 days", "words are illegal: say 'expression contains illegal characters'",
          match="illegal characters"),
     Case(args=("(" * 1000 + "1" + ")" * 1000,), raises=ValueError,
@@ -44,6 +98,8 @@ CALCULATOR_CASES = (
 )
 
 EXERCISES = [
+    Exercise(name="_evaluate", lesson="01", reference="solutions.tools:_evaluate",
+             cases=EVALUATE_CASES),
     Exercise(name="calculator", lesson="01", reference="solutions.tools:calculator",
              cases=CALCULATOR_CASES),
 ]

@@ -3,32 +3,18 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from mockllm.system_prompt import find_rules
 from solutions.exercises import Case, Exercise
-
-RULE_PHRASES = {
-    "one_action": ("one action", "only one action", "one thought and one action"),
-    "no_observation": ("never write an observation", "never write the observation",
-                       "do not write the observation", "don't write the observation"),
-    "final_not_tool": ("final answer is not a tool",),
-    "stop_when_enough": ("stop when you have enough", "as soon as you have enough"),
-    "live_data": ("must call a tool", "must use a tool", "use tools for live data", "never guess"),
-}
-"""The phrases the mock model looks for, one tuple per rule (see the mock's rulebook)."""
 
 
 def rules_in(prompt: str) -> set[str]:
-    """Return the rules a prompt states, found the way the mock model finds them."""
-    low = prompt.lower()
-    found = {rule for rule, phrases in RULE_PHRASES.items() if any(p in low for p in phrases)}
-    if "Thought:" in prompt and "Action Input:" in prompt:
-        found.add("format")
-    question = prompt.find("Question:")
-    if question >= 0 and "Observation:" in prompt[question:]:
-        found.add("example")
-    return found
+    """Return the rules a prompt states, read by the mock model's own reader."""
+    return set(find_rules(prompt))
 
 
-ALL_RULES = set(RULE_PHRASES) | {"format", "example"}
+ALL_RULES = {"format", "example", "one_action", "no_observation", "final_not_tool",
+             "stop_when_enough", "live_data"}
+"""Every rule id the mock reads from a system prompt (see its rulebook)."""
 
 
 def show_prompt(prompt: Any) -> str:
@@ -92,6 +78,30 @@ def _calculator_only() -> Any:
     return _basic().subset("calculator")
 
 
+def _empty() -> Any:
+    """A registry with no tools."""
+    from solutions.tools import ToolRegistry
+
+    return ToolRegistry()
+
+
+def _rules_block(*names: str) -> Callable[[str], bool]:
+    """Predicate: the prompt is exactly one 'Rules:' block numbering the rule parts `names`."""
+    def test(prompt: str) -> bool:
+        from solutions.prompt import PARTS
+
+        lines = [f"{number}. {PARTS[name]}" for number, name in enumerate(names, start=1)]
+        return prompt == "\n".join(["Rules:", *lines])
+    return test
+
+
+def _same_as_reference(prompt: str) -> bool:
+    """Predicate: the prompt is the reference's default prompt for BASIC_TOOLS, character for character."""
+    from solutions.prompt import build_system_prompt
+
+    return prompt == build_system_prompt(_basic())
+
+
 _LIST_HINT = "fill the tools part with one line per tool: f'- {tool.name}: {tool.description}'"
 _PART_HINT = "add only the parts named in `parts`, in order, joined by blank lines"
 
@@ -141,6 +151,32 @@ PROMPT_CASES = (
     Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)",
          expect=lambda p: p.find("- get_current_date:") < p.find("- calculator:"),
          says="the tools in the registry's order", hint="iterate over the registry in order"),
+    Case(setup=_with(_without("format")), label="build_system_prompt(BASIC_TOOLS, without('format'))",
+         expect=_rules(ALL_RULES - {"format"}),
+         says="no format section (the example stays), every other rule", hint=_PART_HINT),
+    Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)",
+         expect=lambda p: "one of [get_current_date, calculator]" in p
+         and "{tools}" not in p and "{tool_names}" not in p,
+         says="no '{tools}' or '{tool_names}' left; the format says 'one of [get_current_date, "
+              "calculator]'",
+         hint="replace '{tool_names}' by the names joined with ', ' (and '{tools}' by the tool lines)"),
+    Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)",
+         expect=lambda p: 'Action Input: {"expression": "45 * 3 - 10"}' in p,
+         says='the example\'s JSON unchanged: Action Input: {"expression": "45 * 3 - 10"}',
+         hint="fill the placeholders with str.replace, not str.format: the example's JSON has "
+              "braces of its own"),
+    Case(setup=_with(("one_action", "live_data")),
+         label="build_system_prompt(BASIC_TOOLS, ('one_action', 'live_data'))",
+         expect=_rules_block("one_action", "live_data"),
+         says="'Rules:', then '1. ' + PARTS['one_action'] and '2. ' + PARTS['live_data'], "
+              "one per line",
+         hint="put the rule parts under one 'Rules:' heading, numbered from 1, one per line"),
+    Case(setup=_with(("tools",), tools=_empty), label="build_system_prompt(ToolRegistry(), ('tools',))",
+         expected="You have access to the following tools:\n- (no tools)",
+         hint="with no tools, the tool list is the single line '- (no tools)'"),
+    Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)", expect=_same_as_reference,
+         says="the reference's prompt, character for character",
+         hint="join the blocks with one blank line ('\\n\\n'); the rules are a single block"),
 )
 
 EXERCISES = [

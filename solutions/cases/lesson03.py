@@ -1,4 +1,4 @@
-"""Cases for lesson 03 (Parsing the reply): every failure in the catalogue of the lesson."""
+"""Cases for lesson 03 (Parsing the reply): the Action Input, then every failure in the catalogue."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -108,7 +108,54 @@ PARSE_CASES = (
          "turn it into a Step with an error"),
 )
 
+
+def _input_case(text: str | None, expected: dict, hint: str) -> Case:
+    """A case: parse_action_input(text) must return (expected, None)."""
+    return Case(args=(text,), expected=(expected, None), hint=hint)
+
+
+def _is_input_error(value: Any) -> bool:
+    """The value is ({}, a non-empty problem text)."""
+    return (isinstance(value, tuple) and len(value) == 2 and value[0] == {}
+            and isinstance(value[1], str) and bool(value[1].strip()))
+
+
+ACTION_INPUT_CASES = (
+    _input_case('{"expression": "(17 + 5) * 3"}', CALC,
+                "well-formed JSON: load it and return (the dict, None)"),
+    _input_case(None, {}, "None means the reply had no Action Input line: return ({}, None), "
+                "no error (the tool registry names any missing argument)"),
+    _input_case("", {}, "an empty Action Input means no arguments: ({}, None)"),
+    _input_case(" none ", {}, "words such as 'none' or 'null' mean no arguments: see _EMPTY_INPUTS"),
+    _input_case('{"expression": "(17 + 5) * 3"} I will wait for the result.', CALC,
+                "cut from the first '{' to the last '}' before parsing: the rest is chatter"),
+    _input_case('\n```json\n{"city": "Beijing", "date": "2025-03-15"}\n```', WEATHER,
+                "drop the code fence lines (_strip_fences), then cut from the first '{'"),
+    _input_case('{“city”：“Beijing”，“date”：“2025-03-15”}', WEATHER,
+                "translate full-width characters with _FULL_WIDTH; _load straightens curly quotes"),
+    _input_case('{"expression": "（17 + 5） * 3"}', CALC,
+                "（ and ） are full-width too: translate the whole text, values included"),
+    _input_case("{'expression': '(17 + 5) * 3'}", CALC,
+                "single quotes are not JSON: let _load try its repaired copies"),
+    _input_case('{"city": "Beijing", "date": "2025-03-15",}', WEATHER,
+                "a trailing comma before '}' is not JSON: let _load repair it"),
+    _input_case('{"expression": "(17 + 5) * 3"', CALC,
+                "no '}' at all (an unclosed brace): add one and try again"),
+    _input_case('{"filter": {"status": "paid"}} thanks', {"filter": {"status": "paid"}},
+                "objects can nest: stop at the matching or the last '}', not at the first one"),
+    _input_case('{"expression": "45 * 12}', {"expression": "45 * 12"},
+                "a real model's reply, a string left open: _load closes it"),
+    _input_case("Beijing", {"input": "Beijing"},
+                "no '{' at all: a bare value becomes {'input': value}"),
+    Case(args=('{"expression": }',), expect=_is_input_error,
+         says="({}, '<what is wrong, for the model to read>')",
+         hint="when nothing loads as a dict, return ({}, problem): a message, never an exception"),
+)
+
+
 EXERCISES = [
+    Exercise(name="parse_action_input", lesson="03", reference="solutions.parsing:parse_action_input",
+             cases=ACTION_INPUT_CASES),
     Exercise(name="parse_step", lesson="03", reference="solutions.parsing:parse_step",
              cases=PARSE_CASES, show=show_step),
 ]

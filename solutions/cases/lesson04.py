@@ -95,9 +95,10 @@ AGENT_CASES = (
           "append a TraceStep for every model reply, the final one included"),
     _case(_scripted([DATE_CALL, FINAL]), "run_agent(q, MockLLM.from_script([date call, final]))",
           lambda t: [m["role"] for m in t.messages] == ["system", "user", "assistant", "user", "assistant"]
+          and t.messages[1]["content"] == "Question: What is today's date?"
           and t.messages[2]["content"] == DATE_CALL,
-          "messages: system, user, assistant (the reply as written), user (observation), assistant",
-          "keep the whole history: append each reply as an 'assistant' message, unchanged"),
+          "messages: system, user ('Question: ...'), assistant (the reply as written), user, assistant",
+          "start with the system prompt and 'Question: <question>'; append each reply unchanged"),
     _case(_scripted(['Thought: Let me add.\nAction: calculator\nAction Input: {"expression": '
                      '"2025-03-14 + 50 days"}', FINAL]),
           "run_agent(q, MockLLM.from_script([calculator('2025-03-14 + 50 days'), final]))",
