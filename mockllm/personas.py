@@ -36,7 +36,7 @@ QUIRKS: dict[str, Quirk] = _quirks(
           ("format", "correction:format"), tx.prose_only, tx.prose_only_structured),
     Quirk("fake_observation", "text", "Keeps writing after its Action: an invented "
           "`Observation:` line, then `Thought: I now know the final answer` and a `Final Answer:` "
-          "built from the invented value. Forced, only a stop sequence removes it.", (),
+          "built from the invented value.", (),
           tx.fake_observation),
     Quirk("multi_action", "text", "A second Thought/Action/Action Input block after the first: "
           "the step it would take next, based on a result it imagined.", ("one_action",),
