@@ -35,9 +35,11 @@ notebooks: $(VENV)/.installed-test
 	$(PY) scripts/build_lessons.py
 	$(PY) scripts/execute_notebooks.py -j 2
 	$(PY) scripts/build_lessons.py
+	$(PY) scripts/sync_readme.py
 
 lessons: $(VENV)/.installed-test
 	$(PY) scripts/build_lessons.py
+	$(PY) scripts/sync_readme.py
 
 bench: $(VENV)/.installed-test
 	$(PY) -m pip install --quiet -e '.[bench]'

@@ -18,8 +18,8 @@ MAX_EXPONENT = 100      # |exponent| of **
 MAX_MAGNITUDE = 1e300   # largest |result| of any step
 
 # full-width ASCII (（１７＋５）) and a few maths signs become plain ASCII; everything else stays
-_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
-_FULL_WIDTH.update({0x3000: " ", ord("×"): "*", ord("÷"): "/", ord("−"): "-"})
+_FULL_WIDTH = {**{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)},
+               0x3000: " ", ord("×"): "*", ord("÷"): "/", ord("−"): "-"}
 _NUMBER = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _ILLEGAL = re.compile(r"[^0-9\s.+\-*/()]+", re.ASCII)
 _OPERATORS: dict[type, Callable[[Any, Any], Any]] = {
@@ -103,8 +103,7 @@ def _evaluate(node: ast.AST) -> int | float:
 def _power(base: int | float, exponent: int | float) -> int | float:
     """Compute base ** exponent when the exponent is a small whole number and the result stays bounded."""
     if not isinstance(exponent, int):
-        raise ValueError(f"power too large or not whole: the exponent must be a whole number "
-                         f"from -{MAX_EXPONENT} to {MAX_EXPONENT}")
+        raise ValueError(f"the exponent must be a whole number from -{MAX_EXPONENT} to {MAX_EXPONENT}")
     if abs(exponent) > MAX_EXPONENT:
         raise ValueError(f"power too large: the exponent must be from -{MAX_EXPONENT} to {MAX_EXPONENT}")
     if base == 0 and exponent < 0:

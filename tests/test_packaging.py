@@ -69,3 +69,9 @@ def test_mockllm_imports_without_openai() -> None:
         "for m in sys.modules if sys.modules[m] is not None)"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_readme_generated_blocks_are_up_to_date() -> None:
+    result = subprocess.run([sys.executable, "scripts/sync_readme.py", "--check"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -1,0 +1,70 @@
+"""Regenerate the README's generated blocks: the client example's output and the rulebook.
+
+Usage: python scripts/sync_readme.py [--check]   (--check exits 1 when README.md is stale)
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+EXAMPLE = """\
+from mockllm import MockLLM
+client = MockLLM(persona="diligent", seed=0)
+resp = client.chat.completions.create(model="mock-react", messages=[
+    {"role": "system", "content": "Tools:\\n- calculator: arithmetic, e.g. {\\"expression\\": \\"2 * 3\\"}\\n"
+                                  "Reply with Thought:, Action:, Action Input: or Final Answer:"},
+    {"role": "user", "content": "Question: What is (17 + 5) * 3?"}], stop=["Observation:"])
+"""
+
+
+def example_blocks() -> dict[str, str]:
+    """The README's client example (run here), its outputs and its explanation field."""
+    scope: dict = {}
+    exec(compile(EXAMPLE, "README example", "exec"), scope)  # our own constant, never user text
+    resp = scope["resp"]
+    shown = (f">>> print(resp.choices[0].message.content)\n{resp.choices[0].message.content}\n"
+             f">>> resp.choices[0].finish_reason, resp.usage.total_tokens\n"
+             f"({resp.choices[0].finish_reason!r}, {resp.usage.total_tokens})")
+    explanation = json.dumps(resp.model_dump()["x_mock"], indent=2, ensure_ascii=False)
+    return {"example": f"```python\n{EXAMPLE}```\n\n```python\n{shown}\n```",
+            "explanation": f"```json\n{explanation}\n```"}
+
+
+def rulebook_block() -> str:
+    """The rulebook as a Markdown table, generated from mockllm's persona tables."""
+    from mockllm.personas import rulebook_markdown
+
+    return rulebook_markdown().strip()
+
+
+def render(text: str) -> str:
+    """Return README text with every generated block filled in."""
+    blocks = {**example_blocks(), "rulebook": rulebook_block()}
+    for name, body in blocks.items():
+        pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
+        if not pattern.search(text):
+            raise SystemExit(f"README.md lacks the markers <!-- {name}:start --> / <!-- {name}:end -->")
+        text = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
+    return text
+
+
+def main(argv: list[str]) -> int:
+    """Write README.md, or with --check report whether it is up to date."""
+    old = README.read_text(encoding="utf-8")
+    new = render(old)
+    if "--check" in argv:
+        if new != old:
+            print("README.md is out of date with mockllm: run `make lessons`")
+            return 1
+        return 0
+    if new != old:
+        README.write_text(new, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
