@@ -17,9 +17,13 @@ ALL_RULES = {"format", "example", "one_action", "no_observation", "final_not_too
 """Every rule id the mock reads from a system prompt (see its rulebook)."""
 
 
+SHORT = 200
+"""Prompts up to this many characters are shown whole in the report."""
+
+
 def show_prompt(prompt: Any) -> str:
-    """Summarise a prompt for the report: its length, the tools it lists, the rules it states."""
-    if not isinstance(prompt, str):
+    """Show a short prompt whole; summarise a long one: its length, tools listed, rules stated."""
+    if not isinstance(prompt, str) or len(prompt) <= SHORT:
         return repr(prompt)
     tools = [line.strip()[2:].split(":")[0] for line in prompt.splitlines()
              if line.strip().startswith("- ") and ":" in line]
@@ -109,6 +113,11 @@ PROMPT_CASES = (
     Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)", expect=_lists(
         "get_current_date", "calculator"), says="a line '- get_current_date: ...' and "
         "'- calculator: ...'", hint=_LIST_HINT),
+    Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)",
+         expect=lambda p: 'Action Input: {"expression": "45 * 3 - 10"}' in p,
+         says='the example\'s JSON unchanged: Action Input: {"expression": "45 * 3 - 10"}',
+         hint="fill the placeholders with str.replace, not str.format: the example's JSON has "
+              "braces of its own"),
     Case(setup=_with(tools=_world), label="build_system_prompt(world_tools())",
          expect=_lists("get_current_date", "calculator", "get_weather", "lookup_order",
                        "query_orders", "search_docs", "get_calendar", "add_days"),
@@ -160,11 +169,6 @@ PROMPT_CASES = (
          says="no '{tools}' or '{tool_names}' left; the format says 'one of [get_current_date, "
               "calculator]'",
          hint="replace '{tool_names}' by the names joined with ', ' (and '{tools}' by the tool lines)"),
-    Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)",
-         expect=lambda p: 'Action Input: {"expression": "45 * 3 - 10"}' in p,
-         says='the example\'s JSON unchanged: Action Input: {"expression": "45 * 3 - 10"}',
-         hint="fill the placeholders with str.replace, not str.format: the example's JSON has "
-              "braces of its own"),
     Case(setup=_with(("one_action", "live_data")),
          label="build_system_prompt(BASIC_TOOLS, ('one_action', 'live_data'))",
          expect=_rules_block("one_action", "live_data"),
