@@ -1,4 +1,4 @@
-"""Cases for lesson 03 (Parsing the reply): the Action Input, then every failure in the catalogue."""
+"""Cases for lesson 03 (Parsing the reply): the Action Input, and the failure catalogue."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -126,7 +126,7 @@ ACTION_INPUT_CASES = (
     _input_case(None, {}, "None means the reply had no Action Input line: return ({}, None), "
                 "no error (the tool registry names any missing argument)"),
     _input_case("", {}, "an empty Action Input means no arguments: ({}, None)"),
-    _input_case(" none ", {}, "words such as 'none' or 'null' mean no arguments: see _EMPTY_INPUTS"),
+    _input_case(" none ", {}, "'none' or 'null' mean no arguments: see _EMPTY_INPUTS"),
     _input_case('{"expression": "(17 + 5) * 3"} I will wait for the result.', CALC,
                 "cut from the first '{' to the last '}' before parsing: the rest is chatter"),
     _input_case('\n```json\n{"city": "Beijing", "date": "2025-03-15"}\n```', WEATHER,
@@ -154,8 +154,8 @@ ACTION_INPUT_CASES = (
 
 
 EXERCISES = [
-    Exercise(name="parse_action_input", lesson="03", reference="solutions.parsing:parse_action_input",
-             cases=ACTION_INPUT_CASES),
+    Exercise(name="parse_action_input", lesson="03",
+             reference="solutions.parsing:parse_action_input", cases=ACTION_INPUT_CASES),
     Exercise(name="parse_step", lesson="03", reference="solutions.parsing:parse_step",
              cases=PARSE_CASES, show=show_step),
 ]
