@@ -1,7 +1,7 @@
-"""What the mock model can read: values in a question, facts in an observation, a few facts it knows.
+"""What the mock model knows: values in a question, date arithmetic, and a few general facts.
 
-Pure text functions used by `mockllm.policy` and `mockllm.families`. Facts about the world come
-only from observations (parsed here with tolerant regexes), never from the world's data.
+Pure text functions used by `mockllm.policy` and the family modules. Facts about the world come
+only from observations (read by `mockllm.observations`), never from the world's data.
 """
 from __future__ import annotations
 

@@ -85,7 +85,8 @@ def parse_order(obs: str) -> dict | None:
     if status is None:
         word = re.search(r"(?i)\b(" + "|".join(ZH_STATUS) + r")\b", obs)
         status = word.group(1).lower() if word else None
-    amount = _AMOUNT.search(re.sub(r"\d{4}-\d{2}-\d{2}|[A-Za-z]\d{3,}", " ", obs[m.end():] if m else obs))
+    tail = re.sub(r"\d{4}-\d{2}-\d{2}|[A-Za-z]\d{3,}", " ", obs[m.end():] if m else obs)
+    amount = _AMOUNT.search(tail)  # the first number that is not a date or an order id
     line = re.search(r"(?i)product line\s+([^,.;\n]+)", obs)
     oid = m.group(1) if m else next(iter(re.findall(r"\b[A-Za-z]\d{3,6}\b", obs)), None)
     return {"id": oid, "status": status,

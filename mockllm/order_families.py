@@ -11,7 +11,7 @@ from mockllm.policy import Ctx, Move, is_error
 
 
 def add_amounts(amounts: list[str]) -> str:
-    """Add decimal amounts given as text, keeping their decimals ('59.90' + '120.00' -> '179.90')."""
+    """Add decimal amounts given as text, keeping their decimals ('59.90', '120.00' -> '179.90')."""
     from decimal import Decimal, InvalidOperation  # exact sums, loaded only when needed
 
     try:
@@ -20,20 +20,20 @@ def add_amounts(amounts: list[str]) -> str:
         return "?"
 def _order_sentence(ctx: Ctx, f: dict) -> str:
     """One order's observed facts, leading with what the question asked (status, amount, date)."""
-    money = f"{f['amount']} {f['currency']}" if f["amount"] else None
+    cost = f"{f['amount']} {f['currency']}" if f["amount"] else None
     if ctx.zh:
-        status = f"{ZH_STATUS.get(f['status'] or '', f['status'])}（{f['status']}）" if f["status"] else None
-        parts = [f"状态是{status}" if status else None, f"金额 {money}" if money else None,
+        status = f"{ZH_STATUS.get(f['status'], f['status'])}（{f['status']}）" if f["status"] else None
+        parts = [f"状态是{status}" if status else None, f"金额 {cost}" if cost else None,
                  f"下单日期 {f['date']}" if f["date"] else None]
         return f"订单 {f['id']} 的" + "，".join(p for p in parts if p) + "。"
-    facts = {"status": f["status"] and f"status: {f['status']}", "amount": money,
+    facts = {"status": f["status"] and f"status: {f['status']}", "amount": cost,
              "date": f["date"] and f"placed {f['date']}"}
     q = ctx.conv.question.lower()
     lead = "amount" if re.search(r"how much|cost|amount|price|total|paid for", q) else \
         "date" if re.search(r"\bwhen\b|date|placed", q) else "status"
     if not facts[lead]:
         lead = next(k for k in ("status", "amount", "date") if facts[k])
-    head = {"status": f"is {f['status']}", "amount": f"cost {money}",
+    head = {"status": f"is {f['status']}", "amount": f"cost {cost}",
             "date": f"was placed on {f['date']}"}[lead]
     rest = ", ".join(v for k, v in facts.items() if v and k != lead)
     return f"Order {f['id']} {head}" + (f" ({rest})." if rest else ".")
@@ -50,7 +50,7 @@ def order_status(ctx: Ctx) -> Move:
     """Order lookup, then answer from the observation (or say it was not found)."""
     ids = order_ids(ctx.conv.question)
     if not ids:
-        return ctx.final("need_id", ctx.t("Which order do you mean? Please give its id, e.g. A1001.",
+        return ctx.final("need_id", ctx.t("Which order do you mean? Please give its id (A1001).",
                                           "请告诉我订单号（例如 A1001）。"))
     ctx.guess = (f"Order {ids[0]} has probably shipped.", f"订单 {ids[0]} 可能已经发货了。")
     facts, obs = _lookup(ctx, ids[0])
@@ -63,7 +63,8 @@ def order_status(ctx: Ctx) -> Move:
                                "查询结果说这个订单不存在，我如实说明。"))
     facts["id"] = facts["id"] or ids[0]
     if not facts["status"] and not facts["amount"]:  # an unexpected shape: repeat it
-        return ctx.final("answer", ctx.t(f"Order {ids[0]}: {obs.strip()}", f"订单 {ids[0]}：{obs.strip()}"))
+        said = obs.strip()
+        return ctx.final("answer", ctx.t(f"Order {ids[0]}: {said}", f"订单 {ids[0]}：{said}"))
     return ctx.final("answer", _order_sentence(ctx, facts),
                      ctx.t("The lookup gave me the order's details.", "查询结果里有订单的详情。"))
 
@@ -79,7 +80,7 @@ def order_total(ctx: Ctx) -> Move:
     if ctx.tool("calculator") and len(amounts) > 1:
         obs = ctx.observe("calculator", {"expression": " + ".join(amounts)}, "sum",
                           ctx.t("Now I add the amounts with the calculator.", "现在用计算器把金额相加。"))
-        total = total if is_error(obs) else obs.strip()
+        total = total if is_error(obs) else money(obs)
     listed = ctx.t(" and ", " 和 ").join(oid for oid, f, _ in found if f)
     text = ctx.t(f"The total of orders {listed} is {total} CNY ({' + '.join(amounts)}).",
                  f"订单 {listed} 的总金额是 {total} 元（{' + '.join(amounts)}）。")
@@ -87,6 +88,11 @@ def order_total(ctx: Ctx) -> Move:
         text += ctx.t(f" Not found: {', '.join(missing)}.", f" 未找到：{'、'.join(missing)}。")
     return ctx.final("answer", text, ctx.t("I have every amount and their sum.",
                                            "每笔金额和总和都有了。"))
+
+
+def money(text: str) -> str:
+    """An observed amount with two decimals ('179.9' -> '179.90'); other text unchanged."""
+    return f"{float(text):.2f}" if re.fullmatch(r"-?\d+(?:\.\d+)?", text.strip()) else text.strip()
 
 
 def _orders(n: int) -> str:
@@ -149,7 +155,7 @@ def _line_totals(ctx: Ctx, rows: list[dict]) -> dict[str, str]:
             if is_error(obs):  # e.g. too long: add this line and the rest myself
                 calculator = None
             else:
-                totals[line] = obs.strip()
+                totals[line] = money(obs)
     return totals
 
 
@@ -187,7 +193,8 @@ def report(ctx: Ctx) -> Move:
                  f"dropped): {summary}.", f"{span} 各产品线销售额（{len(kept)} 个订单，"
                  f"已剔除 {dropped} 个取消的订单）：{summary}。")
     if errors:
-        body += ctx.t(f" Some months failed: {'; '.join(errors)}.", f" 部分月份查询失败：{'；'.join(errors)}。")
+        body += ctx.t(f" Some months failed: {'; '.join(errors)}.",
+                      f" 部分月份查询失败：{'；'.join(errors)}。")
     why = ctx.t("The calculator rejected a long sum, so I added the amounts myself. ",
                 "计算器拒绝了太长的算式，所以金额是我自己加的。") if _calculator_failed(ctx) else \
         ctx.t("All totals are ready. ", "所有合计都算好了。")

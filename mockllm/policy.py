@@ -63,7 +63,8 @@ _SYNONYMS = {
     "end_date": ("end_date", "end", "to", "to_date", "date_to", "until"),
     "query": ("query", "q", "keywords", "text", "search", "question"),
     "days": ("days", "n", "offset", "delta", "n_days", "num_days"),
-    "title": ("title", "subject", "heading", "name"), "body": ("body", "content", "text", "markdown")}
+    "title": ("title", "subject", "heading", "name"),
+    "body": ("body", "content", "text", "markdown")}
 _PATTERNS = {
     "report": r"\breport\b|last quarter|product lines?|sales by|报告|季度|周报|销售额",
     "memory_recall": r"last time|previous session|earlier session|previously|do you remember"
@@ -262,8 +263,9 @@ class Ctx:
 
     def fail(self, obs: str, rule: str = "tool_error") -> Move:
         """Answer that a tool returned an error the run cannot work around."""
-        return self.final(rule, self.t(f"I could not find that out: the tool said \"{obs.strip()}\".",
-                                       f"我没能查到：工具返回了“{obs.strip()}”。"))
+        said = obs.strip()
+        return self.final(rule, self.t(f"I could not find that out: the tool said \"{said}\".",
+                                       f"我没能查到：工具返回了“{said}”。"))
 
     def today(self, thought: str) -> str:
         """Today's date as observed from the date tool (or raise NextMove to call it)."""

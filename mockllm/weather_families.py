@@ -34,7 +34,7 @@ def weather_date(ctx: Ctx, offset: int) -> str | None:
     explicit = first_date(ctx.conv.question)
     if explicit:
         return explicit
-    if tool.parameters and not any("date" in p.lower() or "day" in p.lower() for p in tool.parameters):
+    if tool.parameters and not any(w in p.lower() for p in tool.parameters for w in ("date", "day")):
         return None
     word = {0: ("today", "今天"), 1: ("tomorrow", "明天"), -1: ("yesterday", "昨天")}.get(
         offset, (f"{offset} days from today", f"{offset} 天后") if offset > 0 else
@@ -135,7 +135,8 @@ def _run_reasons(ctx: Ctx, facts: dict, events: list[tuple[str, str, str]]) -> l
                              f"大风 {facts['wind']:g} km/h").replace("  ", " "))
     for start, end, title in events:
         if int(start.split(":")[0]) < 12:
-            reasons.append(ctx.t(f"you have {title} at {start}-{end}", f"{start}-{end} 有安排：{title}"))
+            reasons.append(ctx.t(f"you have {title} at {start}-{end}",
+                                 f"{start}-{end} 有安排：{title}"))
     return reasons
 
 

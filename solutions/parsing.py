@@ -34,8 +34,8 @@ _KINDS = {"finalanswer": "final_answer", "最终答案": "final_answer", "最終
           "观察": "observation", "question": "question", "问题": "question"}
 _INLINE_INPUT = re.compile(r"\baction[ _]?input[ \t]*[:：]", re.IGNORECASE)
 _CALL = re.compile(r"([A-Za-z_]\w*)[ \t]*\((.*)\)", re.DOTALL)
-_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}  # （１７，：） -> (17,:)
-_FULL_WIDTH[0x3000] = " "
+_FULL_WIDTH = {**{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)},  # （１７，：） -> (17,:)
+               0x3000: " "}
 _CURLY = {ord("“"): '"', ord("”"): '"', ord("‘"): "'", ord("’"): "'"}
 _EMPTY_INPUTS = {"", "none", "null", "n/a", "nothing", "no input", "{}"}
 _LITERAL_EVAL_LIMIT = 2000  # characters; ast.literal_eval is safe but not free

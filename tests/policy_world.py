@@ -40,7 +40,8 @@ ORDERS = [("A1001", "2025-03-10", "Books", "59.90", "paid"),
           ("B2009", "2024-12-20", "Toys", "12.00", "shipped"),
           ("B2010", "2024-12-24", "Books", "25.00", "cancelled")]
 DOCS = {"doc-07": "Returns: items can be returned within 30 days of delivery for a full refund.",
-        "doc-03": "Shipping: orders ship within 2 business days; delivery takes 3-5 days."}
+        "doc-03": "Shipping: orders ship within 2 business days; delivery takes 3-5 days.",
+        "doc-34": "退货政策: 收货后30天内可以退货并全额退款。"}
 
 
 def calc(expression: str) -> str:
@@ -71,8 +72,9 @@ def orders_between(start: str, end: str) -> str:
 
 def search(query: str) -> str:
     """Rank the documents by words shared with the query."""
-    words = set(re.findall(r"\w+", query.lower()))
-    scored = [(sum(any(w.startswith(q) for w in re.findall(r"\w+", t.lower())) for q in words), d, t)
+    token = r"[a-z0-9]+|[\u4e00-\u9fff]"   # English words, single Chinese characters
+    words = set(re.findall(token, query.lower()))
+    scored = [(sum(any(w.startswith(q) for w in re.findall(token, t.lower())) for q in words), d, t)
               for d, t in DOCS.items()]
     hits = sorted((s for s in scored if s[0]), reverse=True)
     return "\n".join(f"[{d}] {t} (score {s})" for s, d, t in hits) or f'No documents match "{query}".'

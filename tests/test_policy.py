@@ -46,7 +46,7 @@ CASES = [  # question, tools, family, words the final answer must hold, number o
     ("What is the status of order A1002?", BASIC, "order_status", ["shipped"], 2),
     ("How much did order A1004 cost?", BASIC, "order_status", ["249.99 CNY"], 2),
     ("What is the status of order A9999?", BASIC, "order_status", ["not found"], 2),
-    ("What is the total amount of orders A1001 and A1002?", BASIC, "order_total", ["179.9"], 4),
+    ("What is the total amount of orders A1001 and A1002?", BASIC, "order_total", ["179.90 CNY"], 4),
     ("How many orders were placed between 2025-03-01 and 2025-03-10?", ALL, "orders_range",
      ["3 orders", "215.40 CNY"], 2),
     ("How many orders last week?", ALL, "orders_range", ["2025-03-03", "2025-03-09", "was 1 order"], 3),
@@ -64,11 +64,12 @@ CASES = [  # question, tools, family, words the final answer must hold, number o
     ("北京和上海今天哪个更暖和？", BASIC, "weather_compare", ["上海更暖和", "17°C"], 4),
     ("明天早上适合在北京跑步吗？", ALL, "run_advice", ["不适合", "沙尘暴"], 4),
     ("订单A1001的状态是什么？", BASIC, "order_status", ["已支付", "59.90"], 2),
-    ("订单A1001和A1002一共多少钱？", BASIC, "order_total", ["179.9"], 4),
+    ("订单A1001和A1002一共多少钱？", BASIC, "order_total", ["179.90 元"], 4),
     ("(17+5)*3 等于多少？", BASIC, "arithmetic", ["66"], 2),
     ("100除以8等于多少？", BASIC, "arithmetic", ["12.5"], 2),
     ("上周有多少个订单？", ALL, "orders_range", ["1 个订单"], 3),
-    ("退货政策是什么？", ALL + ("search_docs",), "doc_lookup", ["没有找到"], 2),
+    ("退货政策是什么？", ALL, "doc_lookup", ["doc-34", "30天内"], 2),
+    ("给我讲个笑话。", BASIC, "unknown", ["不确定"], 1),
     ("鲁迅的原名是什么？", BASIC, "general", ["周树人"], 1),
 ]
 
@@ -170,10 +171,12 @@ def test_missing_tools_other_families(question: str, guesses: bool, rule: str) -
 MEMORY = "\n## Memory\n- last_city: Shanghai\n"
 
 
-def test_memory_recall_names_the_remembered_city() -> None:
-    moves = drive("What city did I ask about last time?", extra=MEMORY)
+@pytest.mark.parametrize("question, city", [("What city did I ask about last time?", "Shanghai"),
+                                            ("上次我问的是哪个城市？", "上海")])
+def test_memory_recall_names_the_remembered_city(question: str, city: str) -> None:
+    moves = drive(question, extra=MEMORY)
     assert len(moves) == 1 and moves[0].rule == "memory_recall/answer"
-    assert "Shanghai" in moves[0].final_answer
+    assert city in moves[0].final_answer
 
 
 def test_memory_recall_checks_the_new_city_and_mentions_the_old_one() -> None:
@@ -213,7 +216,7 @@ def test_report_task_steps_and_totals() -> None:
     assert moves[4].action_input == {"expression": "45.00 + 30.00"}  # B2010 (cancelled) dropped
     assert moves[7].action_input == {"expression": "88.00 + 12.00"}  # B2003 (cancelled) dropped
     answer = moves[-1].final_answer
-    for part in ("Books: 75 CNY", "Electronics: 2198 CNY", "Home: 180.5 CNY", "Toys: 100 CNY",
+    for part in ("Books: 75.00 CNY", "Electronics: 2198.00 CNY", "Home: 180.50 CNY", "Toys: 100.00 CNY",
                  "2 cancelled dropped", "saved"):
         assert part in answer, part
     assert set(moves[8].action_input) == {"title", "body"}
@@ -222,7 +225,7 @@ def test_report_task_steps_and_totals() -> None:
 def test_report_in_chinese() -> None:
     moves = drive("拉取上季度的订单，去掉已取消的，按产品线汇总销售额，并写一份周报。", REPORT_TOOLS)
     assert len(moves) == 10 and {m.family for m in moves} == {"report"}
-    assert "已剔除 2 个取消的订单" in moves[-1].final_answer and "Books: 75 CNY" in moves[-1].final_answer
+    assert "已剔除 2 个取消的订单" in moves[-1].final_answer and "Books: 75.00 CNY" in moves[-1].final_answer
 
 
 def test_report_without_calculator_or_writer_sums_itself() -> None:
@@ -233,7 +236,7 @@ def test_report_without_calculator_or_writer_sums_itself() -> None:
 @pytest.mark.parametrize("question, words", [
     ("What will the date be 50 days from today?", ["2025-05-03"]),
     ("Which city is warmer today, Beijing or Shanghai?", ["Shanghai is warmer"]),
-    ("What is the total amount of orders A1001 and A1002?", ["179.9"]),
+    ("What is the total amount of orders A1001 and A1002?", ["179.90"]),
     ("上海明天会下雨吗？", ["中雨"]),
 ])
 def test_structured_mode(question: str, words: list) -> None:
@@ -295,6 +298,12 @@ def test_a_format_correction_is_not_taken_as_a_result() -> None:
     conv = conv_after("What is today's date?", ("Action: get_current_date\nAction Input: {}",
                                                "Observation: Error: could not parse your reply."))
     assert decide(conv).action == "get_current_date"
+
+
+def test_a_fullwidth_rendering_of_a_call_counts_as_that_call() -> None:
+    conv = conv_after("What is (17 + 5) * 3?", ("Action: calculator\nAction Input: "
+                                                "{\"expression\": \"（17 + 5） * 3\"}", "Observation: 66"))
+    assert decide(conv).final_answer == "(17 + 5) * 3 = 66"
 
 
 def test_decide_is_a_pure_function() -> None:
