@@ -41,6 +41,11 @@ lessons: $(VENV)/.installed-test
 	$(PY) scripts/build_lessons.py
 	$(PY) scripts/sync_readme.py
 
+# Quick consistency checks: generated notebooks and README blocks up to date.
+lint: $(VENV)/.installed-test
+	$(PY) scripts/build_lessons.py --check
+	$(PY) scripts/sync_readme.py --check
+
 bench: $(VENV)/.installed-test
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) benchmarks/bench_mock.py
