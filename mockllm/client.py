@@ -5,8 +5,10 @@ read the conversation and respond as the persona -> apply stop / max_tokens -> t
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from mockllm.errors import ScriptExhaustedError, check_failures, simulated_failure
-from mockllm.tokens import count_tokens, truncate_tokens
+from mockllm.tokens import _count, count_tokens, truncate_tokens
 from mockllm.types import (
     ChatCompletion, ChatCompletionMessage, ChatCompletionMessageToolCall, Choice, CompletionUsage,
     Function, Stream, stream_chunks,
@@ -113,13 +115,27 @@ class MockLLM:
 
     def _respond(self, request: Request) -> object:
         """Policy mode: read the conversation and let the persona respond."""
-        from mockllm.reading import read_conversation
-        from mockllm.respond import respond
-
+        read_conversation, respond = _policy()
         tools = None if request.tool_choice == "none" else request.tools
         conversation = read_conversation(request.messages, tools)
         return respond(conversation, persona=self.persona, seed=self.seed, quirks=self.quirks,
                        temperature=request.temperature)
+
+
+@lru_cache(maxsize=1)
+def _policy() -> tuple:
+    """(read_conversation, respond), imported on first use, as is all of the policy."""
+    from mockllm.reading import read_conversation
+    from mockllm.respond import respond
+    return read_conversation, respond
+
+
+@lru_cache(maxsize=1)
+def _hashing() -> tuple:
+    """(stable_id, stable_int, hashlib.blake2b), imported on first use: `import mockllm` stays fast."""
+    import hashlib
+    from mockllm._hash import stable_id, stable_int
+    return stable_id, stable_int, hashlib.blake2b
 
 
 def _created(clock: object) -> int:
@@ -222,7 +238,8 @@ def prompt_tokens(messages: list[dict], tools: list | None) -> int:
     """Count the request's tokens: each message's content plus a fixed overhead, and the tools."""
     total = REPLY_PRIMING_TOKENS
     for message in messages:
-        total += PER_MESSAGE_TOKENS + count_tokens(message["content"] or "")
+        text = message["content"] or ""
+        total += PER_MESSAGE_TOKENS + (_count(text) if type(text) is str else count_tokens(text))
         if len(message) > 2 and message.get("tool_calls"):
             total += sum(_call_tokens(call) for call in message["tool_calls"])
     if tools:
@@ -234,8 +251,6 @@ def prompt_tokens(messages: list[dict], tools: list | None) -> int:
 
 def messages_digest(messages: list[dict]) -> str:
     """Return a hex digest of the messages (faster than hashing their repr, same determinism)."""
-    import hashlib
-
     parts = []
     for message in messages:
         parts += (message["role"], message["content"] or "")
@@ -243,7 +258,7 @@ def messages_digest(messages: list[dict]) -> str:
             rest = sorted((key, value) for key, value in message.items() if key not in ("role", "content"))
             parts.append(repr(rest))
     text = "\x1f".join(parts)
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return _hashing()[2](text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def _shape(request: Request, reply: object, completion_id: str, keep_ids: bool) -> tuple:
@@ -252,8 +267,7 @@ def _shape(request: Request, reply: object, completion_id: str, keep_ids: bool) 
     Ids are `call_` + a hash of the completion id and the call's index; with `keep_ids` (scripts)
     an id the script gives is kept.
     """
-    from mockllm._hash import stable_int
-
+    stable_int = _hashing()[1]
     calls = [{**call, "id": (keep_ids and call.get("id")) or f"call_{stable_int(completion_id, index):016x}"}
              for index, call in enumerate(reply.tool_calls)]
     if not calls:
@@ -268,8 +282,7 @@ def _shape(request: Request, reply: object, completion_id: str, keep_ids: bool) 
 def build_completion(request: Request, reply: object, explanation: dict, id_parts: tuple,
                      created: int = CREATED) -> ChatCompletion:
     """Apply stop / max_tokens to `reply` and wrap it as a ChatCompletion with usage and x_mock."""
-    from mockllm._hash import stable_id
-
+    stable_id = _hashing()[0]
     completion_id = stable_id("chatcmpl", *id_parts, request.model, messages_digest(request.messages),
                               request.temperature, request.stop, request.max_tokens, request.tools,
                               request.tool_choice)

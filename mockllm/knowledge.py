@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 
 GUESS_TODAY = "2024-06-01"   # the date a model without a clock tool believes it is
 ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
@@ -73,6 +74,7 @@ def month_days(year: int, month: int) -> int:
     return (nxt - dt.timedelta(days=1)).day
 
 
+@lru_cache(maxsize=1024)
 def first_date(text: str) -> str | None:
     """The first date in `text` as YYYY-MM-DD (accepts 2025-3-14 and 2025年3月14日)."""
     for pattern in (ISO, _CJK_DATE):
@@ -89,6 +91,7 @@ def all_dates(text: str) -> list[str]:
     return [d for d in (first_date(m.group(0)) for m in ISO.finditer(text)) if d]
 
 
+@lru_cache(maxsize=1024)
 def add_days(iso: str, days: int) -> str:
     """`iso` plus `days` days, as YYYY-MM-DD."""
     return (dt.date.fromisoformat(iso) + dt.timedelta(days=days)).isoformat()
@@ -137,6 +140,7 @@ def number(word: str) -> int | None:
     return total + current
 
 
+@lru_cache(maxsize=1024)
 def day_offset(question: str) -> int | None:
     """A relative day count asked for ('50 days from now' -> 50, '三天后' -> 3, 'a week ago' -> -7)."""
     for m in _OFFSET_ZH.finditer(question):
@@ -155,6 +159,7 @@ def day_offset(question: str) -> int | None:
     return None
 
 
+@lru_cache(maxsize=1024)
 def day_word(question: str) -> int:
     """Days from today named by the question (tomorrow -> 1, 昨天 -> -1); 0 when none."""
     for word, n in _DAY_WORDS:
@@ -221,6 +226,7 @@ _SPAN = re.compile(r"[\d.()+\-*/ ]+")
 _HAS_OP = re.compile(r"[\d)]\s*(?:\*\*|[-+*/])\s*[\d(]")
 
 
+@lru_cache(maxsize=1024)
 def expression(question: str) -> str | None:
     """The arithmetic expression in a question ('2 to the power of 10' -> '2 ** 10')."""
     s = _ORDER_ID.sub(" ", ISO.sub(" ", question.translate(_FULLWIDTH)))

@@ -33,16 +33,18 @@ def _quirks(*items: Quirk) -> dict[str, Quirk]:
 
 QUIRKS: dict[str, Quirk] = _quirks(
     Quirk("prose_only", "text", "Plain prose with no Thought/Action/Final Answer fields.",
-          ("format", "correction:format"), tx.prose_only, tx.prose_only_structured),
+          ("format", "correction:format"), tx.prose_only, tx.prose_only_structured,
+          tx.prose_only_applies),
     Quirk("fake_observation", "text", "Keeps writing after its Action: an invented "
           "`Observation:` line, then `Thought: I now know the final answer` and a `Final Answer:` "
           "built from the invented value.", (),
-          tx.fake_observation),
+          tx.fake_observation, applies=tx.fake_observation_applies),
     Quirk("multi_action", "text", "A second Thought/Action/Action Input block after the first: "
           "the step it would take next, based on a result it imagined.", ("one_action",),
-          tx.multi_action),
+          tx.multi_action, applies=tx.multi_action_applies),
     Quirk("extra_call", "move", "When it could answer, it first repeats its last tool call once "
-          "'to double-check' (once per run).", ("stop_when_enough",), mv.extra_call),
+          "'to double-check' (once per run).", ("stop_when_enough",), mv.extra_call,
+          applies=mv.extra_call_applies),
     Quirk("chatter_before", "text", "A friendly sentence before the fields "
           "('Sure! Let me work through this.').", _FMT, tx.chatter_before),
     Quirk("chatter_after", "text", "A sentence after the fields ('I will wait for the result.').",

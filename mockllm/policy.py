@@ -7,14 +7,14 @@ code reads as a plan ("date, then weather, then answer") and resumes at the righ
 """
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mockllm.knowledge import (day_offset, expression, find_cities, first_date, general_answer,
                                order_ids)
 from mockllm.reading import Conversation, ToolSpec, correction_kind
+from mockllm.tool_kinds import TOOL_KINDS, map_args, tool_kind  # noqa: F401  (re-exported)
 
 __all__ = ["Move", "decide", "classify", "tool_kind", "offered_tools", "map_args", "Ctx",
            "FAMILIES"]
@@ -31,40 +31,9 @@ class Move:
     rule: str = ""
 
 
-def _has(text: str, *words: str) -> bool:
-    """Whether `text` holds one of `words` (ASCII words must start at a word boundary)."""
-    return any(re.search(rf"\b{w}", text) if w.isascii() else w in text for w in words)
-
-
-_SIDE_EFFECTS = (("delete_orders", ("delete", "remove", "删除")),
-                 ("send_email", ("email", "e-mail", "mail", "邮件")))
-TOOL_KINDS: tuple[tuple[str, Callable[[str], bool]], ...] = (
-    ("delete_orders", lambda t: _has(t, "delete", "删除")),
-    ("send_email", lambda t: _has(t, "send", "发送", "notify") and _has(t, "email", "e-mail", "邮件")),
-    ("write_report", lambda t: _has(t, r"report\b", "报告")),
-    ("order_range", lambda t: _has(t, "order", "订单")
-        and _has(t, "range", "between", "start date", "start_date", "之间", "时间段")),
-    ("order_lookup", lambda t: _has(t, "order", "订单") and _has(t, "status", r"id\b", "look", "状态")),
-    ("calendar", lambda t: _has(t, "calendar", "event", "appointment", "schedule", "日程", "日历")),
-    ("weather", lambda t: _has(t, "weather", "forecast", "天气")),
-    ("date_add", lambda t: _has(t, "date", "日期") and _has(t, r"days?\b", r"add", "offset", "加")),
-    ("search", lambda t: _has(t, "search", "document", "docs", "文档", "knowledge", "faq")),
-    ("calculator", lambda t: _has(t, "calc", "arithmetic", "expression", "计算", "math")),
-    ("date", lambda t: _has(t, "today", "current date", r"now\b", "今天", "当前日期")),
-)
 FAMILIES = ("date_today", "date_offset", "arithmetic", "weather", "weather_compare", "run_advice",
             "order_status", "order_total", "orders_range", "doc_lookup", "memory_recall",
             "general", "report", "unknown")
-_SYNONYMS = {
-    "city": ("city", "location", "place", "town", "城市"), "date": ("date", "day", "日期"),
-    "expression": ("expression", "expr", "formula", "input", "math"),
-    "order_id": ("order_id", "id", "order", "order_no", "order_number", "orderid"),
-    "start_date": ("start_date", "start", "from", "from_date", "date_from", "begin"),
-    "end_date": ("end_date", "end", "to", "to_date", "date_to", "until"),
-    "query": ("query", "q", "keywords", "text", "search", "question"),
-    "days": ("days", "n", "offset", "delta", "n_days", "num_days"),
-    "title": ("title", "subject", "heading", "name"),
-    "body": ("body", "content", "text", "markdown")}
 _PATTERNS = {
     "report": r"\breport\b|last quarter|product lines?|sales by|报告|季度|周报|销售额",
     "memory_recall": r"last time|previous session|earlier session|previously|do you remember"
@@ -80,78 +49,64 @@ _PATTERNS = {
                   r"|look up|政策|退货|退款|发货|配送|运费|保修|发票|客服|如何|怎么|多久"}
 
 
-def _norm(text: str) -> str:
-    """Lower-case with `_` and `-` as spaces, for keyword matching."""
-    return re.sub(r"[_\-]", " ", text.lower())
-
-
-def tool_kind(tool: ToolSpec) -> str | None:
-    """What a tool is for, by keywords in its name first, then in name + description."""
-    name = _norm(tool.name)
-    for kind, words in _SIDE_EFFECTS:  # a tool named like a side effect is one, whatever it says
-        if _has(name, *words):
-            return kind
-    for text in (name, _norm(f"{tool.name} {tool.description}")):
-        for kind, matches in TOOL_KINDS:
-            if matches(text):
-                return kind
-    return "date" if _has(_norm(tool.name), "date", "time", "日期") else None
+_AVAILABLE = re.compile(r"(?i)available tools?\s*(?:are|is)?\s*[:：]\s*(.+)")
+_TOOL_NAME = re.compile(r"[A-Za-z_][\w\-]*(?:\.[\w\-]+)*")
 
 
 def offered_tools(conv: Conversation) -> tuple[ToolSpec, ...]:
     """The offered tools, plus names listed by an 'unknown tool ... available tools:' error."""
     tools = list(conv.tools)
     for step in conv.steps:
-        m = re.search(r"(?i)available tools?\s*(?:are|is)?\s*[:：]\s*(.+)", step.observation or "")
-        for name in re.findall(r"[A-Za-z_][\w\-]*(?:\.[\w\-]+)*", m.group(1) if m else ""):
+        for name in _listed_tools(step.observation or ""):
             if all(t.name != name for t in tools):
                 tools.append(ToolSpec(name, "", ()))
     return tuple(tools)
 
 
-def map_args(tool: ToolSpec, args: dict) -> dict:
-    """Rename canonical arguments ({"city": ...}) to the tool's own parameter names."""
-    params = [p for p in tool.parameters if p]
-    if not params:
-        return dict(args)
-    if len(params) == 1 and len(args) == 1:
-        return {params[0]: next(iter(args.values()))}
-    out, free = {}, list(params)
-    for key, value in args.items():
-        names = _SYNONYMS.get(key, (key,))
-        match = next((p for n in names for p in free if p.lower() == n), None)
-        match = match or next((p for p in free if key in p.lower() or p.lower() in key), key)
-        free = [p for p in free if p != match]
-        out[match] = value
-    return out
+@lru_cache(maxsize=1024)
+def _listed_tools(observation: str) -> tuple[str, ...]:
+    """The tool names an observation lists after 'available tools:' (memoised, as it is resent)."""
+    m = _AVAILABLE.search(observation)
+    return tuple(_TOOL_NAME.findall(m.group(1) if m else ""))
 
 
 def classify(conv: Conversation) -> str:
     """The question's family (one of FAMILIES), from its words, EN or ZH."""
-    q = conv.question
+    family = _question_family(conv.question)
+    if family == "unknown" and any(tool_kind(t) == "search" for t in conv.tools):
+        return "doc_lookup"
+    return family
+
+
+@lru_cache(maxsize=256)
+def _question_family(q: str) -> str:
+    """The family from the question alone ('unknown' may still become 'doc_lookup' by the tools)."""
     for family in ("report", "memory_recall", "run_advice"):
-        if re.search(_PATTERNS[family], q, re.I):
+        if _pattern(family).search(q):
             return family
-    if re.search(_PATTERNS["weather"], q, re.I):
+    if _pattern("weather").search(q):
         return "weather_compare" if len(find_cities(q)) >= 2 else "weather"
     ids = order_ids(q)
-    if not ids and re.search(_PATTERNS["orders_range"], q, re.I):
+    if not ids and _pattern("orders_range").search(q):
         return "orders_range"
     if ids:
         return "order_total" if len(ids) >= 2 else "order_status"
     offset, expr = day_offset(q), expression(q)
     if offset is not None and offset != 0:
         return "date_offset"
-    if expr is None and re.search(_PATTERNS["date_today"], q, re.I):
+    if expr is None and _pattern("date_today").search(q):
         return "date_today"
     if expr:
         return "arithmetic"
     if general_answer(q, False):
         return "general"
-    if re.search(_PATTERNS["doc_lookup"], q, re.I) or any(
-            tool_kind(t) == "search" for t in conv.tools):
-        return "doc_lookup"
-    return "unknown"
+    return "doc_lookup" if _pattern("doc_lookup").search(q) else "unknown"
+
+
+@lru_cache(maxsize=16)
+def _pattern(family: str) -> re.Pattern:
+    """The compiled question pattern of a family (case-insensitive)."""
+    return re.compile(_PATTERNS[family], re.I)
 
 
 class NextMove(Exception):
@@ -170,27 +125,39 @@ class MissingTool(Exception):
         self.kind = kind
 
 
+_ERROR = re.compile(r"(?i)\s*(error|错误|exception|traceback)")
+_TRANSIENT = re.compile(r"(?i)time ?out|timed out|temporar|try again|rate limit|unavailable"
+                        r"|internal|exception|traceback|connection")
+
+
 def is_error(obs: str) -> bool:
     """Whether an observation reports a tool error."""
-    return bool(re.match(r"(?i)\s*(error|错误|exception|traceback)", obs or ""))
+    return bool(_ERROR.match(obs or ""))
 
 
 def _transient(obs: str) -> bool:
     """Whether a tool error looks worth one retry (timeouts, internal failures)."""
-    return bool(re.search(r"(?i)time ?out|timed out|temporar|try again|rate limit|unavailable"
-                          r"|internal|exception|traceback|connection", obs))
+    return bool(_TRANSIENT.search(obs))
 
 
 _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_SPACES = re.compile(r"\s+")
+
+
+@lru_cache(maxsize=1024)
+def _fold(text: str) -> str:
+    """A value as `_same` compares it: full-width folded, lower-cased, spaces removed."""
+    return _SPACES.sub("", text.translate(_FULL_WIDTH).lower())
+
+
+def _canon(d: dict) -> dict[str, str]:
+    """Lower-cased keys and folded values: equal for the same call (as canonical JSON would be)."""
+    return {str(k).lower(): _fold(str(v)) for k, v in d.items()}
 
 
 def _same(a: dict, b: dict) -> bool:
     """Whether two argument dicts are the same call (case, spacing, full-width forms ignored)."""
-    def norm(d: dict) -> str:
-        """Canonical JSON of lower-cased keys and values, full-width folded, spaces removed."""
-        return json.dumps({str(k).lower(): re.sub(r"\s+", "", str(v).translate(_FULL_WIDTH).lower())
-                           for k, v in d.items()}, sort_keys=True, ensure_ascii=False)
-    return norm(a) == norm(b)
+    return _canon(a) == _canon(b)
 
 
 NO_TOOL = {
@@ -211,6 +178,8 @@ class Ctx:
         self.zh = conv.language == "zh"
         self.tools = offered_tools(conv)
         self.guess: tuple[str, str] | None = None   # (en, zh) answer used when guessing
+        self._kinds: dict[str, ToolSpec] | None = None
+        self._actions: list[str] | None = None
 
     def t(self, en: str, zh: str) -> str:
         """Pick the English or Chinese text, by the question's language."""
@@ -218,7 +187,11 @@ class Ctx:
 
     def tool(self, kind: str) -> ToolSpec | None:
         """The first offered tool of a kind ('weather', 'calculator', ...), or None."""
-        return next((t for t in self.tools if tool_kind(t) == kind), None)
+        if self._kinds is None:
+            self._kinds = {}
+            for t in self.tools:
+                self._kinds.setdefault(tool_kind(t), t)
+        return self._kinds.get(kind)
 
     def final(self, rule: str, answer: str, thought: str | None = None) -> Move:
         """A final-answer move of this family."""
@@ -235,9 +208,12 @@ class Ctx:
 
     def _seen(self, tool: ToolSpec, args: dict) -> list[str]:
         """Observations of earlier identical calls, corrective messages left out."""
-        return [s.observation for s in self.conv.steps
-                if s.observation is not None and (s.action or "").lower() == tool.name.lower()
-                and _same(s.action_input, args) and correction_kind(s.observation) is None]
+        if self._actions is None:  # lower-cased once per decision
+            self._actions = [(s.action or "").lower() for s in self.conv.steps]
+        name, wanted = tool.name.lower(), _canon(args)
+        return [s.observation for s, action in zip(self.conv.steps, self._actions)
+                if action == name and s.observation is not None
+                and correction_kind(s.observation) is None and _canon(s.action_input) == wanted]
 
     def observe(self, kind: str, args: dict, rule: str, thought: str) -> str:
         """The observation for a call (made earlier), or raise NextMove with the call to make."""
@@ -290,13 +266,19 @@ class Ctx:
                                  f"我没有能{zh}的工具，也不应该猜测。"))
 
 
+@lru_cache(maxsize=1)
+def _handlers() -> dict:
+    """The family handlers (`mockllm.families` builds on this module, so it is imported late)."""
+    from mockllm.families import HANDLERS
+
+    return HANDLERS
+
+
 def decide(conv: Conversation, *, guesses: bool = False) -> Move:
     """The next move for a conversation: a tool call or a final answer (a pure function)."""
-    from mockllm.families import HANDLERS  # families builds on this module, so import late
-
     ctx = Ctx(conv, classify(conv), guesses)
     try:
-        return HANDLERS[ctx.family](ctx)
+        return _handlers()[ctx.family](ctx)
     except NextMove as nxt:
         return nxt.move
     except MissingTool as missing:

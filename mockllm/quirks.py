@@ -62,7 +62,10 @@ class Quirk:
 
     `apply` is a MoveFn for level "move" (used in both modes) and a TextFn for level "text"
     (used in text mode); `structured` is the text quirk's variant for tool-call replies
-    (None: the quirk makes no sense there and is skipped).
+    (None: the quirk makes no sense there and is skipped). `applies`, when given, takes
+    `apply`'s arguments with the entry's params in place of the context, and says cheaply
+    whether `apply` would return something: a suppressed quirk's result is never used, so
+    neither its context nor its work (e.g. imagining the next step) is needed.
     """
 
     name: str
@@ -71,6 +74,7 @@ class Quirk:
     suppressed_by: tuple[str, ...]
     apply: Callable[..., Any]
     structured: StructuredFn | None = None
+    applies: Callable[..., bool] | None = None
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from mockllm.quirks import (QuirkContext, guess_answer, last_observation, past_calls, say,
                             tool_kind, tool_names)
@@ -30,17 +30,21 @@ def _same_call(a_action: str | None, a_args: Any, b_action: str | None, b_args: 
     return a_action == b_action and dict(a_args or {}) == dict(b_args or {})
 
 
+def extra_call_applies(move: "Move", conv: "Conversation", params: Mapping[str, Any]) -> bool:
+    """Whether extra_call changes the move: an answer after calls, not double-checked yet."""
+    if move.action is not None or not past_calls(conv):
+        return False
+    steps = conv.steps
+    return not any(after.action and _same_call(before.action, before.action_input,
+                                               after.action, after.action_input)
+                   for before, after in zip(steps, steps[1:]))  # it double-checks once only
+
+
 def extra_call(move: "Move", conv: "Conversation", ctx: QuirkContext) -> "Move | None":
     """Before a final answer, repeat the last tool call once 'to double-check' (once per run)."""
-    calls = past_calls(conv)
-    if move.action is not None or not calls:
+    if not extra_call_applies(move, conv, ctx.params):
         return None
-    steps = conv.steps
-    for before, after in zip(steps, steps[1:]):
-        if after.action and _same_call(before.action, before.action_input,
-                                       after.action, after.action_input):
-            return None  # it has already double-checked once
-    last = calls[-1]
+    last = past_calls(conv)[-1]
     thought = say(conv, f"Before answering, let me double-check with {last.action} once more.",
                   f"回答之前，我再用 {last.action} 核对一次。")
     return _call(move, thought, last.action, last.action_input)

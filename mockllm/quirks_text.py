@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 from mockllm.quirks import (Output, QuirkContext, block, dump, edit_arguments, edit_input,
                             invent_answer, invent_observation, say, tool_kind)
@@ -25,8 +25,15 @@ FIELD_RE = re.compile(r"^(?P<name>Thought|Action Input|Action|Final Answer|Obser
 
 # ---------------------------------------------------------------- missing rules (diligent)
 
+def prose_only_applies(text: str, move: "Move", conv: "Conversation", params: Mapping) -> bool:
+    """Whether prose_only changes the reply (a cheap test: it writes nothing)."""
+    return params.get("style") == "tiny" or move.action is not None or bool(move.final_answer)
+
+
 def prose_only(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> str | None:
     """Answer in plain prose with no Thought/Action/Final Answer fields."""
+    if not prose_only_applies(text, move, conv, ctx.params):
+        return None
     if ctx.params.get("style") == "tiny":
         return tiny_prose(move, conv, ctx)
     if move.action is None:
@@ -51,10 +58,16 @@ def _imagine(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -
     return value, decide(replace(conv, steps=conv.steps + (past,), step=conv.step + 1))
 
 
+def fake_observation_applies(text: str, move: "Move", conv: "Conversation",
+                             params: Mapping) -> bool:
+    """Whether fake_observation changes the reply (a cheap test: it imagines nothing)."""
+    return move.action is not None and "observation:" not in text.lower()
+
+
 def fake_observation(text: str, move: "Move", conv: "Conversation",
                      ctx: QuirkContext) -> str | None:
     """Continue past the Action with an invented Observation and a Final Answer built on it."""
-    if move.action is None or "observation:" in text.lower():
+    if not fake_observation_applies(text, move, conv, ctx.params):
         return None
     value, nxt = _imagine(text, move, conv, ctx)
     answer = nxt.final_answer if nxt.action is None and nxt.final_answer else \
@@ -71,9 +84,14 @@ def _imagined_next(text: str, move: "Move", conv: "Conversation",
     return None if nxt.action is None or same else nxt
 
 
+def multi_action_applies(text: str, move: "Move", conv: "Conversation", params: Mapping) -> bool:
+    """Whether multi_action changes the reply (a cheap test: it imagines nothing)."""
+    return move.action is not None
+
+
 def multi_action(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> str | None:
     """Write a second Thought/Action/Action Input block: its next step, on an imagined result."""
-    if move.action is None:
+    if not multi_action_applies(text, move, conv, ctx.params):
         return None
     nxt = _imagined_next(text, move, conv, ctx) or replace(
         move, thought=say(conv, "Let me make sure.", "我再确认一下。"))

@@ -39,12 +39,19 @@ class _Run:
                             step=self.conv.step, question=self.conv.question,
                             temperature=self.temperature, params=entry.params)
 
-    def _try(self, entry: Entry, call: object) -> object | None:
-        """Run one entry's function if its trigger fires; record it; return the new value."""
+    def _try(self, entry: Entry, call: object, applies: object = None) -> object | None:
+        """Run one entry's function if its trigger fires; record it; return the new value.
+
+        A suppressed entry only needs to know whether it would have changed anything: its
+        `applies()` test answers that when given, without running the function.
+        """
         state, by = entry_state(entry, self.conv, self.seed, self.persona)
         if state == "off":
             return None
-        result = call(self._context(entry))
+        if state == "suppressed" and applies is not None:
+            result = applies() or None
+        else:
+            result = call(self._context(entry))
         if result is None:
             return None
         if state == "suppressed":
@@ -56,8 +63,9 @@ class _Run:
     def moves(self, move: Move, entries: Sequence[Entry]) -> Move:
         """Apply the move-level quirks in order."""
         for entry in entries:
-            fn = QUIRKS[entry.quirk].apply
-            move = self._try(entry, lambda ctx: fn(move, self.conv, ctx)) or move
+            quirk = QUIRKS[entry.quirk]
+            test = quirk.applies and (lambda: quirk.applies(move, self.conv, entry.params))
+            move = self._try(entry, lambda ctx: quirk.apply(move, self.conv, ctx), test) or move
         return move
 
     def texts(self, out: Output, move: Move, entries: Sequence[Entry]) -> Output:
@@ -69,8 +77,10 @@ class _Run:
                     fn = quirk.structured
                     out = self._try(entry, lambda ctx: fn(out, move, self.conv, ctx)) or out
             else:
+                test = quirk.applies and (lambda: quirk.applies(out.content or "", move,
+                                                                self.conv, entry.params))
                 text = self._try(entry, lambda ctx: quirk.apply(out.content or "", move,
-                                                                self.conv, ctx))
+                                                                self.conv, ctx), test)
                 out = out if text is None else Output(text, out.tool_calls)
         return out
 
@@ -94,7 +104,7 @@ def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
     spec = get_persona(persona)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"seed must be an int, got {seed!r}")
-    entries = active_entries(spec, quirks)
+    entries = spec.entries if spec is not None and quirks is None else active_entries(spec, quirks)
     brain = decide(conv, guesses=spec.guesses if spec else False)
     run = _Run(conv, seed, persona, float(temperature or 0.0))
     move = run.moves(brain, [e for e in entries if QUIRKS[e.quirk].level == "move"])

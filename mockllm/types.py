@@ -19,10 +19,15 @@ class _Model:
 
     __slots__: tuple[str, ...] = ()
     _defaults: dict[str, object] = {}
+    _fields: tuple[tuple[str, object], ...] = ()  # (name, default) of each slot, set per class
+
+    def __init_subclass__(cls, **options: object) -> None:
+        super().__init_subclass__(**options)
+        cls._fields = tuple((name, cls._defaults.get(name)) for name in cls.__slots__)
 
     def __init__(self, **values: object) -> None:
-        for name in self.__slots__:
-            setattr(self, name, values.pop(name, self._defaults.get(name)))
+        for name, default in self._fields:
+            setattr(self, name, values.pop(name, default))
         if values:
             raise TypeError(f"{type(self).__name__} has no field(s) {', '.join(sorted(values))}")
 

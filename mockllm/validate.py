@@ -123,6 +123,9 @@ def check_messages(messages: object) -> list[dict]:
         raise type_error("messages", f"a list of messages, each {_MESSAGE_SHAPE}", messages)
     if not messages:
         raise value_error("messages", messages, "a list of at least one message")
+    if all(type(m) is dict and len(m) == 2 and type(m.get("content")) is str
+           and m.get("role") in _PLAIN_ROLES for m in messages):
+        return list(messages)  # the common case: nothing to change, no tool calls to pair up
     checked = [_check_message(f"messages[{index}]", message) for index, message in enumerate(messages)]
     _check_tool_replies(checked)
     return checked

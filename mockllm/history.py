@@ -1,0 +1,218 @@
+"""Read the turns of a conversation one message at a time: the latest question and the steps since.
+
+Part of reading a request (see `mockllm.reading`). `History` is what has been read so far; each
+message moves it on to a new, immutable `History`. An agent resends its whole conversation at
+every step, so each move from a given `History` with a given message is remembered: reading the
+next request only costs a look-up per message it shares with the previous one.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from mockllm.replies import _ATOMS, _loose_args, _reply, parse_input, parse_reply
+from mockllm.system_prompt import ToolSpec, _get
+
+__all__ = ["CORRECTION_PHRASES", "correction_kind", "PastStep", "ReadOnlyDict", "History", "start",
+           "advance", "read_turns"]
+
+
+@dataclass(frozen=True)
+class PastStep:
+    """One earlier assistant action with the observation that was fed back for it."""
+    action: str | None
+    action_input: dict
+    observation: str | None
+    reply: str
+
+
+class ReadOnlyDict(dict):
+    """A dict that refuses changes: the action input of a step that conversations share.
+
+    Only inputs whose values are all str, int, float, bool or None are shared, so nothing in
+    them can change. `dict(d)` or `d.copy()` gives an ordinary dict to change.
+    """
+
+    __slots__ = ()
+
+    def _read_only(self, *args: object, **kwargs: object) -> None:
+        """Refuse the change."""
+        raise TypeError("a past step's action_input is read-only; change a copy: dict(...)")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _read_only
+
+    def __reduce__(self) -> tuple:
+        return ReadOnlyDict, (dict(self),)
+
+
+CORRECTION_PHRASES: dict[str, tuple[str, ...]] = {
+    "format": ("could not parse", "format error", "invalid format", "did not follow the format",
+               "use the format", "格式"),
+    "repeat": ("repeated", "same call", "already called", "same action", "重复"),
+    "unknown_tool": ("unknown tool", "not a valid tool", "no tool named", "available tools"),
+}
+_OBS_PREFIX = re.compile(r"(?i)^\s*observation\s*[:：]\s*")
+_FINAL = re.compile(r"(?i)final[ _]?answer|最终答案")
+
+
+def correction_kind(text: str) -> str | None:
+    """Return the corrective kind ('format', 'repeat', 'unknown_tool') of a message, if any."""
+    return _correction(text) if type(text) is str else _correction.__wrapped__(text)
+
+
+@lru_cache(maxsize=1024)
+def _correction(text: str) -> str | None:
+    """`correction_kind`, memoised: the same messages are resent at every step."""
+    low = text.lower()
+    for kind, phrases in CORRECTION_PHRASES.items():
+        for phrase in phrases:
+            if phrase in low:
+                return kind
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _user_message(text: str) -> tuple[str | None, str]:
+    """(correction kind, text without its 'Observation:' prefix) of a user message, memoised."""
+    return correction_kind(text), _OBS_PREFIX.sub("", text, count=1)
+
+
+class History:
+    """What the messages read so far say (immutable; equal only to itself, so it keys a cache).
+
+    `question` is the text of the user message that opened the current task (None before any
+    user message); `steps` are the task's steps since, as (PastStep, call id) pairs (a step's
+    input is a ReadOnlyDict when it can be shared, else a dict to copy before handing it out);
+    `kinds` the correction kind of each user/tool message since;
+    `city` the last city any step asked for and `before_city` that city when the task opened.
+    """
+
+    __slots__ = ("specs", "structured", "last", "assistants", "prev", "question", "city",
+                 "before_city", "steps", "kinds", "cached")
+
+    def __init__(self, base: History | None = None, **changes: object) -> None:
+        for name in self.__slots__:
+            setattr(self, name, changes[name] if name in changes else getattr(base, name))
+
+
+def start(specs: tuple[ToolSpec, ...], structured: bool, cached: bool) -> History:
+    """The history before any message, for these offered tools (`cached`: remember its moves)."""
+    return History(specs=specs, structured=structured, last=None, assistants=0, prev=None,
+                   question=None, city=None, before_city=None, steps=(), kinds=(), cached=cached)
+
+
+def advance(h: History, role: str, text: str, calls: Sequence, call_id: object) -> History:
+    """The history after one more message (memoised when the message is plain text and data)."""
+    if role == "system":
+        return h
+    key = (_calls_key(calls) if calls else ()) if h.cached else None
+    if key is None:
+        return _advance(h, role, text, calls, call_id, False)
+    return _advance_cached(h, role, text, key, call_id if role == "tool" else None)
+
+
+def read_turns(h: History, rows: list[tuple[str, str, Sequence, object]]) -> History:
+    """The history after (role, text, tool_calls, tool_call_id) rows, read in order."""
+    for role, text, calls, call_id in rows:
+        if h.cached and not calls and role != "system":  # the common case, straight to the memo
+            h = _advance_cached(h, role, text, (), call_id if role == "tool" else None)
+        else:
+            h = advance(h, role, text, calls, call_id)
+    return h
+
+
+def _calls_key(calls: Sequence) -> tuple | None:
+    """The tool calls as (id, name, arguments) strings, or None if they are not plain data."""
+    key = []
+    for call in calls:
+        fn = call.get("function") if type(call) is dict else None
+        if type(fn) is not dict:
+            return None
+        parts = (call.get("id"), fn.get("name"), fn.get("arguments"))
+        if any(type(part) is not str for part in parts):
+            return None
+        key.append(parts)
+    return tuple(key)
+
+
+@lru_cache(maxsize=4096)
+def _advance_cached(h: History, role: str, text: str, key: tuple, call_id: object) -> History:
+    """`_advance` for a message whose tool calls are plain data (given as their key)."""
+    calls = [{"id": i, "function": {"name": n, "arguments": a}} for i, n, a in key]
+    return _advance(h, role, text, calls, call_id, True)
+
+
+def _opens_task(h: History, text: str) -> bool:
+    """Whether a user message starts a new task: the first one, or one after a final answer."""
+    if h.question is None:
+        return True
+    prev = h.prev
+    return (prev is not None and prev[0] == "assistant" and not prev[2]
+            and _reply(prev[1])[0] is None and (h.structured or bool(_FINAL.search(prev[1])))
+            and not _OBS_PREFIX.match(text) and correction_kind(text) is None)
+
+
+def _advance(h: History, role: str, text: str, calls: Sequence, call_id: object,
+             cached: bool) -> History:
+    """The history after one more (non-system) message."""
+    prev = h.prev if role == "developer" else (role, text, bool(calls))
+    if role == "user" and _opens_task(h, text):
+        return History(h, last=role, prev=prev, question=text, before_city=h.city, steps=(),
+                       kinds=(), cached=cached)
+    steps, kinds, city = h.steps, h.kinds, h.city
+    if role == "assistant":
+        new = tuple(_call_step(call, h.specs, text if j == 0 else "") for j, call in enumerate(calls))
+        if not calls:
+            new = (_step(*parse_reply(text, h.specs), text, None),)
+        for past, _ in new:
+            city = _city(past.action_input, city)
+        steps = steps + new
+    elif role == "user":
+        kind, observation = _user_message(text)
+        kinds = kinds + (kind,)
+        if steps and steps[-1][0].observation is None:
+            steps = steps[:-1] + (_answered(steps[-1], observation),)
+    elif role == "tool":
+        kinds = kinds + (correction_kind(text),)
+        waiting = [i for i, (past, _) in enumerate(steps) if past.observation is None]
+        match = [i for i in waiting if call_id is not None and steps[i][1] == call_id]
+        if waiting:
+            i = (match or waiting)[0]
+            steps = steps[:i] + (_answered(steps[i], text),) + steps[i + 1:]
+    return History(h, last=role, assistants=h.assistants + (role == "assistant"), prev=prev,
+                   city=city, steps=steps, kinds=kinds, cached=cached)
+
+
+def _call_step(call: object, specs: tuple[ToolSpec, ...], reply: str) -> tuple:
+    """The step of one structured tool call, its arguments parsed leniently."""
+    fn = _get(call, "function") or {}
+    name, args = _get(fn, "name"), _get(fn, "arguments")
+    if isinstance(args, dict):
+        return _step(name, dict(args), reply, _get(call, "id"))
+    parsed = parse_input(str(args)) if args else {}
+    tool = next((t for t in specs if t.name == name), None)
+    parsed = parsed if isinstance(parsed, dict) else _loose_args(parsed, tool)
+    return _step(name, parsed, reply, _get(call, "id"))
+
+
+def _step(action: str | None, args: dict, reply: str, call_id: object) -> tuple[PastStep, object]:
+    """A step not yet answered, with its call id; its input is shared when nothing in it can change."""
+    if all(type(v) in _ATOMS for v in args.values()):
+        args = ReadOnlyDict(args)
+    return PastStep(action, args, None, reply), call_id
+
+
+def _answered(step: tuple[PastStep, object], observation: str) -> tuple[PastStep, object]:
+    """The step with the observation fed back for it."""
+    past, call_id = step
+    return PastStep(past.action, past.action_input, observation, past.reply), call_id
+
+
+def _city(args: dict, city: str | None) -> str | None:
+    """The last city (or location) the arguments name, else `city` unchanged."""
+    for key, value in args.items():
+        if "city" in str(key).lower() or "location" in str(key).lower():
+            city = str(value)
+    return city

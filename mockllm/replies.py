@@ -1,0 +1,127 @@
+"""Read one assistant reply in the text format: the action it calls and its Action Input.
+
+Part of reading a request (see `mockllm.reading`). Lenient: markdown, lower-case or Chinese field
+names, full-width punctuation and loose (non-JSON) inputs are all understood. An agent resends
+every earlier reply at each step, so a reply is parsed once and its result kept (copied out).
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from mockllm.system_prompt import ToolSpec
+
+__all__ = ["parse_reply", "parse_input"]
+
+_FIELD = re.compile(r"(?im)^[ \t>#*_`-]*(thought|action[ _]input|action|final[ _]answer|observation"
+                    r"|question|最终答案|思考|行动输入|行动)[*_`]*\s*[:：][*_`]*[ \t]*")
+_FINAL_NAME = re.compile(r"(?i)^final[ _]?answer$|^最终答案$")
+_NAME = re.compile(r"[\w.\-]+")
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}  # （１７＋５） -> (17+5)
+_REPAIRS = {**_FULL_WIDTH, **str.maketrans("“”‘’", "\"\"''")}  # full-width forms, curly quotes
+_FENCE = re.compile(r"^```\w*|```$")
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+
+def _candidates(chunk: str) -> Iterator[str]:
+    """The JSON text as written (values kept exactly, Chinese text included), then repaired."""
+    yield chunk
+    fixed = chunk.translate(_REPAIRS)
+    yield fixed
+    yield _TRAILING_COMMA.sub(r"\1", fixed.replace("'", '"'))
+
+
+def parse_input(raw: str) -> dict | str:
+    """Parse an Action Input leniently: a dict from (repaired) JSON, else the loose text."""
+    raw = _FENCE.sub("", raw.strip()).strip()
+    start, end = raw.find("{"), raw.rfind("}")
+    if start >= 0 and end > start:
+        for cand in _candidates(raw[start:end + 1]):
+            try:
+                value = json.loads(cand)
+            except ValueError:
+                continue
+            return value if isinstance(value, dict) else str(value)
+        return {}
+    if raw.startswith(("{", "[")):
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw.splitlines()[0].strip().strip("\"'“”`") if raw.strip() else ""
+    if value is None:
+        return ""
+    return value if isinstance(value, dict) else str(value)
+
+
+def _loose_args(value: str, tool: ToolSpec | None) -> dict:
+    """Map a loose (non-JSON) input onto the tool's parameter names."""
+    if not value:
+        return {}
+    params = tool.parameters if tool else ()
+    parts = [p.strip().strip("\"'") for p in value.split(",")]
+    if len(params) == 1:
+        return {params[0]: value}
+    if len(params) > 1 and len(parts) == len(params):
+        return dict(zip(params, parts))
+    return {"input": value}
+
+
+def parse_reply(content: str, tools: tuple[ToolSpec, ...] = ()) -> tuple[str | None, dict]:
+    """Return (action, action_input) from an assistant reply in the text format, leniently."""
+    name, parsed = _reply(content)
+    if name is None:
+        return None, {}
+    if isinstance(parsed, dict):
+        return name, _fresh(parsed)
+    return name, _loose_args(parsed, next((t for t in tools if t.name == name), None))
+
+
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def _fresh(value: object) -> object:
+    """A copy of parsed JSON (dicts and lists copied, the rest immutable), so caches stay clean."""
+    if isinstance(value, dict):
+        return {key: item if type(item) in _ATOMS else _fresh(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_fresh(item) for item in value]
+    return value
+
+
+def _reply(content: str) -> tuple[str | None, dict | str]:
+    """`_reply_call`, memoised for plain strings."""
+    return _reply_call(content) if type(content) is str else _reply_call.__wrapped__(content)
+
+
+@lru_cache(maxsize=1024)
+def _reply_call(content: str) -> tuple[str | None, dict | str]:
+    """The action name of a reply and its input as parsed (not yet fitted to the tool's names).
+
+    Memoised: every earlier reply is resent, and parsed again, at each step.
+    """
+    fields = [(m.group(1).lower().replace("_", " "), m.start(), m.end())
+              for m in _FIELD.finditer(content)]
+    cut = next((s for name, s, _ in fields if name == "observation"), len(content))
+    fields = [f for f in fields if f[1] < cut]
+    for i, (name, _, end) in enumerate(fields):
+        if name in ("final answer", "最终答案"):
+            return None, {}
+        if name not in ("action", "行动"):
+            continue
+        value = content[end:fields[i + 1][1] if i + 1 < len(fields) else cut].strip()
+        line = value.splitlines()[0].strip(" `'\"*[]") if value else ""
+        m = _NAME.match(line)
+        if not m or _FINAL_NAME.match(line.strip()):
+            return None, {}
+        nxt = fields[i + 1] if i + 1 < len(fields) else None
+        if nxt and nxt[0] in ("action input", "行动输入"):
+            stop = fields[i + 2][1] if i + 2 < len(fields) else cut
+            raw = content[nxt[2]:stop]
+        else:
+            rest = line[m.end():].strip()
+            raw = rest.strip("()[]") if rest[:1] in ("(", "[", "{") else ""
+        return m.group(0), parse_input(raw)
+    return None, {}

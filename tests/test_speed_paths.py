@@ -1,0 +1,142 @@
+"""The mock's speed paths (memoised reading, shared past steps, cheap `applies` tests) change nothing.
+
+Every cache in `mockllm` memoises a pure function, so a reply must be the same whether the caches
+are cold, warm, or filled by other conversations first.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import sys
+from dataclasses import replace
+
+import pytest
+
+from mockllm import MockLLM
+from mockllm.personas import QUIRKS, PERSONAS
+from mockllm.policy import decide
+from mockllm.quirks import QuirkContext
+from mockllm.reading import PastStep, parse_reply, read_conversation
+
+SYSTEM = """You answer questions with tools.
+
+Tools:
+- get_current_date: returns today's date. Input: {}
+- get_weather: the weather of a city on a date. Input: {"city": "<city>", "date": "YYYY-MM-DD"}
+- calculator: evaluates an arithmetic expression. Input: {"expression": "<expression>"}
+
+Use this format:
+Thought: what you think
+Action: one tool name
+Action Input: a JSON object
+Final Answer: the answer"""
+TURNS = [
+    ("Thought: today first.\nAction: get_current_date\nAction Input: {}", "Observation: 2025-03-14"),
+    ('Thought: now the weather.\nAction: get_weather\nAction Input: {"city": "Beijing", '
+     '"date": "2025-03-15"}', "Observation: Beijing 2025-03-15: Light rain, 3°C to 9°C"),
+    ("Thought: the difference.\nAction: calculator\nAction Input: {'expression': '9 - 3',}",
+     "Observation: 6"),
+]
+QUESTIONS = ["Will it rain in Beijing tomorrow?", "What is (17 + 5) * 3?", "今天几号？"]
+
+
+def _clear_caches() -> None:
+    """Empty every memo of the mock model (all are functools caches on module functions)."""
+    for name, module in list(sys.modules.items()):
+        if name == "mockllm" or name.startswith("mockllm."):
+            for value in vars(module).values():
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+
+
+def _messages(question: str, turns: int) -> list[dict]:
+    """The system prompt, the question and the first `turns` reply/observation pairs."""
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": f"Question: {question}"}]
+    for reply, observation in TURNS[:turns]:
+        messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": observation}]
+    return messages
+
+
+def _replies(persona: str, seed: int) -> list[str]:
+    """Every reply of the persona to every question at every step, as JSON text."""
+    client = MockLLM(persona=persona, seed=seed)
+    return [json.dumps(client.chat.completions.create(model="m", messages=_messages(q, n)).model_dump(),
+                       sort_keys=True, ensure_ascii=False)
+            for q in QUESTIONS for n in range(len(TURNS) + 1)]
+
+
+@pytest.mark.parametrize("persona", list(PERSONAS))
+def test_replies_are_the_same_with_cold_and_warm_caches(persona: str) -> None:
+    _clear_caches()
+    cold = _replies(persona, 1)
+    warm = _replies(persona, 1)
+    _replies(persona, 2)  # other conversations fill the caches in between
+    assert _replies(persona, 1) == cold == warm
+
+
+def test_reading_a_growing_conversation_equals_reading_it_afresh() -> None:
+    grown = [read_conversation(_messages(QUESTIONS[0], n)) for n in range(len(TURNS) + 1)]
+    _clear_caches()
+    fresh = [read_conversation(_messages(QUESTIONS[0], n)) for n in range(len(TURNS) + 1)]
+    assert grown == fresh
+    assert [s.action for s in grown[-1].steps] == ["get_current_date", "get_weather", "calculator"]
+    assert grown[-1].steps[2].action_input == {"expression": "9 - 3"}
+
+
+def test_shared_action_inputs_are_read_only_and_copy_out_as_plain_dicts() -> None:
+    step = read_conversation(_messages(QUESTIONS[0], 2)).steps[1]
+    with pytest.raises(TypeError, match="read-only"):
+        step.action_input["city"] = "Paris"
+    with pytest.raises(TypeError):
+        step.action_input.update(city="Paris")
+    assert type(dict(step.action_input)) is dict and type(step.action_input.copy()) is dict
+    assert read_conversation(_messages(QUESTIONS[0], 2)).steps[1].action_input["city"] == "Beijing"
+    conv = read_conversation(_messages(QUESTIONS[0], 3))
+    assert copy.deepcopy(conv) == conv and pickle.loads(pickle.dumps(conv)) == conv
+
+
+def test_nested_action_inputs_are_copied_for_each_reading() -> None:
+    messages = _messages(QUESTIONS[0], 0) + [
+        {"role": "assistant", "content": 'Action: calculator\nAction Input: {"terms": [1, 2]}'},
+        {"role": "user", "content": "Observation: 3"}]
+    first = read_conversation(messages).steps[0].action_input
+    first["terms"].append(99)
+    assert read_conversation(messages).steps[0].action_input == {"terms": [1, 2]}
+
+
+def test_parse_reply_returns_a_fresh_dict_each_time() -> None:
+    reply = 'Action: get_weather\nAction Input: {"city": "Beijing", "days": [1, 2]}'
+    first = parse_reply(reply)[1]
+    first["city"] = "Paris"
+    first["days"].append(3)
+    assert parse_reply(reply) == ("get_weather", {"city": "Beijing", "days": [1, 2]})
+
+
+def _context(quirk: str, params: dict) -> QuirkContext:
+    """A context for one quirk."""
+    return QuirkContext(seed=0, persona="p", quirk=quirk, step=2, question="q", params=params)
+
+
+@pytest.mark.parametrize("name", [name for name, quirk in QUIRKS.items() if quirk.applies])
+@pytest.mark.parametrize("turns", range(len(TURNS) + 1))
+def test_applies_tells_exactly_whether_the_quirk_changes_something(name: str, turns: int) -> None:
+    quirk, conv = QUIRKS[name], read_conversation(_messages(QUESTIONS[0], turns))
+    moves = [decide(conv), replace(decide(conv), action=None, action_input=None, final_answer="A."),
+             replace(decide(conv), action=None, action_input=None, final_answer="")]
+    for move in moves:
+        for params in ({}, {"style": "tiny"}):
+            ctx = _context(name, params)
+            if quirk.level == "move":
+                assert quirk.applies(move, conv, params) == (quirk.apply(move, conv, ctx) is not None)
+                continue
+            for text in ("Thought: t\nAction: x\nAction Input: {}", "Observation: seen"):
+                expected = quirk.apply(text, move, conv, ctx) is not None
+                assert quirk.applies(text, move, conv, params) == expected
+
+
+def test_imagined_steps_do_not_disturb_the_shared_ones() -> None:
+    conv = read_conversation(_messages(QUESTIONS[0], 1))
+    imagined = replace(conv, steps=conv.steps + (PastStep("calculator", {"expression": "1"}, "1", ""),))
+    decide(imagined)
+    assert read_conversation(_messages(QUESTIONS[0], 1)) == conv
