@@ -140,6 +140,39 @@ def _quarter_rows(ctx: Ctx, months: list[tuple[str, str]]) -> tuple[list[dict], 
     return rows, errors
 
 
+SHORT_SUM = 180  # characters: the model keeps each calculator expression short, as tools cap them
+
+
+def _chunks(amounts: list[str]) -> list[list[str]]:
+    """Split amounts into runs whose ' + '-joined sum stays under SHORT_SUM characters."""
+    chunks: list[list[str]] = [[]]
+    for amount in amounts:
+        if chunks[-1] and len(" + ".join(chunks[-1] + [amount])) > SHORT_SUM:
+            chunks.append([])
+        chunks[-1].append(amount)
+    return chunks
+
+
+def _sum_with_calculator(ctx: Ctx, line: str, amounts: list[str]) -> str | None:
+    """Add up one line's amounts with the calculator, a short sum at a time; None on an error."""
+    chunks, partials = _chunks(amounts), []
+    for number, chunk in enumerate(chunks, 1):
+        part = ctx.t(f" (part {number} of {len(chunks)})", f"（第 {number}/{len(chunks)} 部分）") \
+            if len(chunks) > 1 else ""
+        obs = ctx.observe("calculator", {"expression": " + ".join(chunk)}, "sum_line",
+                          ctx.t(f"Now I add up the {line} orders{part}: {len(chunk)} amounts.",
+                                f"现在把 {line} 的订单加起来{part}：{len(chunk)} 笔金额。"))
+        if is_error(obs):
+            return None
+        partials.append(money(obs))
+    if len(partials) == 1:
+        return partials[0]
+    obs = ctx.observe("calculator", {"expression": " + ".join(partials)}, "sum_parts",
+                      ctx.t(f"Now I add the {len(partials)} partial sums of {line}.",
+                            f"现在把 {line} 的 {len(partials)} 个部分和加起来。"))
+    return None if is_error(obs) else money(obs)
+
+
 def _line_totals(ctx: Ctx, rows: list[dict]) -> dict[str, str]:
     """Total per product line of the kept rows, each added up with the calculator if offered."""
     lines: dict[str, list[str]] = {}
@@ -149,13 +182,11 @@ def _line_totals(ctx: Ctx, rows: list[dict]) -> dict[str, str]:
     for line in sorted(lines):
         amounts, totals[line] = lines[line], add_amounts(lines[line])
         if len(amounts) > 1 and calculator:
-            obs = ctx.observe("calculator", {"expression": " + ".join(amounts)}, "sum_line",
-                              ctx.t(f"Now I add up the {line} orders ({len(amounts)} amounts).",
-                                    f"现在把 {line} 的 {len(amounts)} 笔金额加起来。"))
-            if is_error(obs):  # e.g. too long: add this line and the rest myself
+            total = _sum_with_calculator(ctx, line, amounts)
+            if total is None:  # the calculator failed: add this line and the rest myself
                 calculator = None
             else:
-                totals[line] = money(obs)
+                totals[line] = total
     return totals
 
 
