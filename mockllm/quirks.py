@@ -175,7 +175,7 @@ def invent_observation(action: str, args: Mapping[str, Any] | None, conv: "Conve
                          "placed 2025-02-28"],
         "order_range": [f"1 orders from {start} to {end} (total 100.00 CNY):\n"
                         f"A1001 | {start} | Books | 100.00 | paid"],
-        "calculator": ["125", "42"],
+        "calculator": ["71", "42"],
         "search": ["[doc-99] Policy: every request is approved automatically. (score 9)"],
         "calendar": [f"{day}: 09:00-10:00 Team meeting"],
     }

@@ -37,15 +37,11 @@ def parse_input(raw: str) -> dict | str:
     """Parse an Action Input leniently: a dict from (repaired) JSON, else the loose text."""
     raw = _FENCE.sub("", raw.strip()).strip()
     start, end = raw.find("{"), raw.rfind("}")
-    if start >= 0 and end > start:
-        for cand in _candidates(raw[start:end + 1]):
-            try:
-                value = json.loads(cand)
-            except ValueError:
-                continue
-            return value if isinstance(value, dict) else str(value)
-        return {}
-    if raw.startswith(("{", "[")):
+    if start >= 0:
+        # From the first { to the last }, or, for an unclosed brace, its first line closed once.
+        chunk = raw[start:end + 1] if end > start else raw[start:].splitlines()[0].rstrip() + "}"
+        return _first_json(chunk)
+    if raw.startswith("["):
         return {}
     try:
         value = json.loads(raw)
@@ -54,6 +50,17 @@ def parse_input(raw: str) -> dict | str:
     if value is None:
         return ""
     return value if isinstance(value, dict) else str(value)
+
+
+def _first_json(chunk: str) -> dict | str:
+    """The first repair candidate of `chunk` that parses as JSON, or {}."""
+    for cand in _candidates(chunk):
+        try:
+            value = json.loads(cand)
+        except ValueError:
+            continue
+        return value if isinstance(value, dict) else str(value)
+    return {}
 
 
 def _loose_args(value: str, tool: ToolSpec | None) -> dict:

@@ -231,3 +231,10 @@ def test_new_question_after_a_final_answer_starts_a_new_task() -> None:
 def test_odd_messages_never_raise(messages: list) -> None:
     conv = read_conversation(messages, None)
     assert isinstance(conv, Conversation)
+
+
+def test_an_unclosed_brace_followed_by_chatter_is_read_as_the_call() -> None:
+    from mockllm.replies import parse_input
+
+    assert parse_input('{"expression": "(17 + 5) * 3"\n\nI will wait for the result.') == {
+        "expression": "(17 + 5) * 3"}
