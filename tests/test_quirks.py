@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import ast
 import json
-from dataclasses import dataclass
 
 import pytest
 
@@ -13,17 +12,7 @@ from mockllm import tiny
 from mockllm.quirks import Output, QuirkContext, tool_kind
 from mockllm.reading import Conversation, PastStep, ToolSpec
 
-try:
-    from mockllm.policy import Move
-except ImportError:  # the brain is not there yet: a stand-in with the contract's fields
-    @dataclass(frozen=True)
-    class Move:  # type: ignore[no-redef]
-        thought: str
-        action: str | None = None
-        action_input: dict | None = None
-        final_answer: str | None = None
-        family: str = ""
-        rule: str = ""
+from mockllm.policy import Move
 
 TOOLS = (
     ToolSpec("get_current_date", "returns today's date. Input: {}", ()),
