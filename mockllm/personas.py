@@ -14,6 +14,7 @@ from mockllm import quirks_text as tx
 from mockllm import tiny
 from mockllm.quirks import Quirk
 from mockllm.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep, ChineseQuestion,
+                              Otherwise,
                               FirstToolCall, ForcedSteps, ObservationHasInstruction, OneIn,
                               Rotating, RuleMissing, Trigger)
 
@@ -189,7 +190,8 @@ PERSONAS: dict[str, Persona] = {p.name: p for p in (
         Entry("identical_reply", _tiny(3, 4), ()), Entry("missing_action_input", _tiny(5, 6), ()),
         Entry("copy_example", _tiny(7), (), "Only when the prompt has a worked example."),
         Entry("template_echo", _tiny(8), ()), Entry("repeat_phrase", _tiny(9), ()),
-        Entry("whole_trajectory", _tiny(10), ()), Entry("missing_thought", _tiny(11), ()))),
+        Entry("whole_trajectory", _tiny(10), ()), Entry("missing_thought", _tiny(11), ()),
+        Entry("prose_only", Otherwise(), (), "A small model is almost never clean.", _TINY))),
 )}
 
 

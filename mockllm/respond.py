@@ -4,7 +4,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from mockllm._hash import stable_id
@@ -13,6 +13,7 @@ from mockllm.policy import Move, decide
 from mockllm.quirks import Output, QuirkContext
 from mockllm.reading import Conversation
 from mockllm.render import render_text, render_tool_calls
+from mockllm.triggers import Always, Otherwise
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,9 @@ def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
     move = run.moves(brain, [e for e in entries if QUIRKS[e.quirk].level == "move"])
     out = run.texts(render(move, conv, seed), move,
                     [e for e in entries if QUIRKS[e.quirk].level == "text"])
+    fallback = [replace(e, trigger=Always()) for e in entries if isinstance(e.trigger, Otherwise)]
+    if fallback and not run.fired:  # nothing else changed this reply: the persona's fallback
+        out = run.texts(out, move, fallback)
     explanation = {"source": "policy", "persona": persona, "seed": seed, "step": conv.step,
                    "family": brain.family, "rule": brain.rule,
                    "quirks_fired": run.fired, "quirks_suppressed": run.suppressed}

@@ -48,6 +48,19 @@ class Always(Trigger):
 
 
 @dataclass(frozen=True)
+class Otherwise(Trigger):
+    """The persona's fallback: fires only when none of its other entries changed the reply."""
+
+    def fires(self, conv: "Conversation", seed: int, persona: str, quirk: str) -> bool:
+        """False in the normal pass; `respond` runs fallback entries in a pass of their own."""
+        return False
+
+    def describe(self) -> str:
+        """The rulebook phrase."""
+        return "when no other pattern changed the reply"
+
+
+@dataclass(frozen=True)
 class RuleMissing(Trigger):
     """Fires when the system prompt lacks the rule `rule`."""
 

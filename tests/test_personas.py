@@ -175,3 +175,16 @@ def test_trigger_arguments_are_checked() -> None:
         Rotating("g", (4,), 4)
     with pytest.raises(ValueError, match="step"):
         ForcedSteps((0,))
+
+
+def test_tiny_is_never_clean_its_fallback_fills_the_gaps() -> None:
+    from mockllm import MockLLM
+
+    for seed in range(4):
+        client = MockLLM(persona="tiny", seed=seed)
+        for question in ("What is today's date?", "What is (17 + 5) * 3?"):
+            resp = client.chat.completions.create(model="m", messages=[
+                {"role": "system", "content": "Tools:\n- calculator: arithmetic\n"
+                 "Use Thought:, Action:, Action Input: or Final Answer:"},
+                {"role": "user", "content": f"Question: {question}"}])
+            assert resp.x_mock["quirks_fired"], (seed, question, resp.choices[0].message.content)
