@@ -18,7 +18,6 @@ MESSAGES = [
 TEXT = 'Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Beijing"}\nObservation: x'
 CALLS = {"content": "Checking.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "北京"}},
                                                  {"name": "get_current_date"}]}
-IMPORT_BUDGET_MS = 50
 
 
 def _create(reply: object, **options: object) -> object:
@@ -104,10 +103,10 @@ def test_mockllm_imports_nothing_outside_the_standard_library() -> None:
     assert "THIRD-PARTY []" in _fresh_python(code)
 
 
-def test_import_mockllm_is_fast() -> None:
-    _fresh_python("import mockllm")  # warm-up: writes the bytecode caches
-    times = []
-    for _ in range(5):
-        line = re.search(r"import time:\s+\d+ \|\s+(\d+) \| mockllm\n", _fresh_python("import mockllm"))
-        times.append(int(line.group(1)) / 1000)
-    assert min(times) <= IMPORT_BUDGET_MS, f"import mockllm took {sorted(times)} ms"
+def test_import_mockllm_stays_light() -> None:
+    """What keeps `import mockllm` fast (timed by benchmarks/bench_mock.py): nothing heavy loads."""
+    code = ("import sys; import mockllm\n"
+            "heavy = ['sqlite3', 'json', 'decimal', 'mockllm.policy', 'mockllm.reading', "
+            "'mockllm.world.orders', 'yaml']\n"
+            "print('LOADED', [m for m in heavy if m in sys.modules])\n")
+    assert "LOADED []" in _fresh_python(code)
