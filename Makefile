@@ -21,8 +21,9 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	@touch $@ $(VENV)/.installed-lab
 
+# Root (containers, some workshop machines) needs --allow-root; nobody else gets it.
 lab: $(VENV)/.installed-lab
-	$(VENV)/bin/jupyter lab lessons/
+	$(VENV)/bin/jupyter lab lessons/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 test: $(VENV)/.installed-test
 	$(PYTEST) tests solutions --nbval $(NBVAL)
