@@ -94,7 +94,7 @@ QUIRKS: dict[str, Quirk] = _quirks(
           "(finish_reason 'length').", (), tiny.repeat_phrase, tiny.repeat_phrase_structured),
     Quirk("whole_trajectory", "text", "Action, an invented Observation and a Final Answer in one "
           "reply.", ("no_observation",), tiny.whole_trajectory, tiny.whole_trajectory_structured),
-    Quirk("missing_thought", "text", "Chatter, then the fields without their `Thought:` line.",
+    Quirk("missing_thought", "text", "Chatter, then an Action without its `Thought:` line.",
           _FMT, tiny.missing_thought),
 )
 

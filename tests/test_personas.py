@@ -5,6 +5,7 @@ import pytest
 
 from mockllm.personas import (COLUMNS, PERSONAS, QUIRKS, Entry, active_entries, entry_state,
                               forced_entries, get_persona, personas, rulebook, rulebook_markdown)
+from mockllm import MockLLM
 from mockllm.quirks import Quirk
 from mockllm.reading import Conversation, PastStep, ToolSpec
 from mockllm.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep, ChineseQuestion,
@@ -178,8 +179,6 @@ def test_trigger_arguments_are_checked() -> None:
 
 
 def test_tiny_is_never_clean_its_fallback_fills_the_gaps() -> None:
-    from mockllm import MockLLM
-
     for seed in range(4):
         client = MockLLM(persona="tiny", seed=seed)
         for question in ("What is today's date?", "What is (17 + 5) * 3?"):
@@ -188,3 +187,17 @@ def test_tiny_is_never_clean_its_fallback_fills_the_gaps() -> None:
                  "Use Thought:, Action:, Action Input: or Final Answer:"},
                 {"role": "user", "content": f"Question: {question}"}])
             assert resp.x_mock["quirks_fired"], (seed, question, resp.choices[0].message.content)
+
+
+def test_tiny_rarely_finishes_and_then_only_with_copied_values() -> None:
+    from solutions.agent import run_agent
+    from solutions.tools import world_tools
+
+    answers = []
+    for seed in range(4):
+        for question in ("What is today's date?", "What is (17 + 5) * 3?"):
+            trace = run_agent(question, MockLLM(persona="tiny", seed=seed), world_tools(), max_steps=6)
+            answers.append(trace.final_answer)
+    finished = [a for a in answers if a is not None]
+    assert len(finished) <= len(answers) // 2  # like the real 135M model, which almost never finished
+    assert all("2025-03-14" not in a and "66" not in a for a in finished)
