@@ -24,7 +24,7 @@ def tool_lines(text: str) -> list[str]:
 
 
 def test_parts_and_defaults() -> None:
-    """The parts are the contract's, in order; the default uses all of them."""
+    """The parts are the ones lesson 02 names, in order; the default uses all of them."""
     assert list(PARTS) == ["role", "tools", "format", "example", "one_action", "no_observation",
                            "final_not_tool", "stop_when_enough", "live_data"]
     assert DEFAULT_PARTS == tuple(PARTS)
