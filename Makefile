@@ -9,7 +9,7 @@ NBVAL  := --nbval-current-env --nbval-cell-timeout=300
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python 3.10 or newer is needed, found " + sys.version.split()[0])'
-	$(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "Could not create $(VENV). On Debian or Ubuntu: sudo apt install python3-venv, then run make again."; exit 1; }
 	$(PY) -m pip install --quiet --upgrade pip
 
 # Reinstall only when pyproject.toml changes.
