@@ -4,33 +4,47 @@ Usage: python scripts/sync_readme.py [--check]   (--check exits 1 when README.md
 """
 from __future__ import annotations
 
+import inspect
 import json
 import re
+import textwrap
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-EXAMPLE = """\
-from mockllm import MockLLM
-client = MockLLM(persona="diligent", seed=0)
-resp = client.chat.completions.create(model="mock-react", messages=[
-    {"role": "system", "content": "Tools:\\n- calculator: arithmetic, e.g. {\\"expression\\": \\"2 * 3\\"}\\n"
-                                  "Reply with Thought:, Action:, Action Input: or Final Answer:"},
-    {"role": "user", "content": "Question: What is (17 + 5) * 3?"}], stop=["Observation:"])
-"""
+def _three_lines():
+    from mockllm import MockLLM
+    client = MockLLM(persona="diligent", seed=0)
+    resp = client.chat.completions.create(model="mock-react", messages=[{"role": "user", "content": "Question: What is (17 + 5) * 3?"}])
+    return resp
+
+
+def _with_tools():
+    from mockllm import MockLLM
+    client = MockLLM(persona="diligent", seed=0)
+    resp = client.chat.completions.create(model="mock-react", messages=[
+        {"role": "system", "content": "Tools:\n- calculator: arithmetic, e.g. {\"expression\": \"2 * 3\"}\n"
+                                      "Reply with Thought:, Action:, Action Input: or Final Answer:"},
+        {"role": "user", "content": "Question: What is (17 + 5) * 3?"}], stop=["Observation:"])
+    return resp
+
+
+def _shown(example) -> str:
+    """The example's code (its body, without the return) and what it prints, as Markdown."""
+    body = inspect.getsource(example).splitlines()[1:-1]
+    code = textwrap.dedent("\n".join(body))
+    resp = example()
+    out = (f">>> print(resp.choices[0].message.content)\n{resp.choices[0].message.content}\n"
+           f">>> resp.choices[0].finish_reason, resp.usage.total_tokens\n"
+           f"({resp.choices[0].finish_reason!r}, {resp.usage.total_tokens})")
+    return f"```python\n{code}\n```\n\n```python\n{out}\n```"
 
 
 def example_blocks() -> dict[str, str]:
-    """The README's client example (run here), its outputs and its explanation field."""
-    scope: dict = {}
-    exec(compile(EXAMPLE, "README example", "exec"), scope)  # our own constant, never user text
-    resp = scope["resp"]
-    shown = (f">>> print(resp.choices[0].message.content)\n{resp.choices[0].message.content}\n"
-             f">>> resp.choices[0].finish_reason, resp.usage.total_tokens\n"
-             f"({resp.choices[0].finish_reason!r}, {resp.usage.total_tokens})")
-    explanation = json.dumps(resp.model_dump()["x_mock"], indent=2, ensure_ascii=False)
-    return {"example": f"```python\n{EXAMPLE}```\n\n```python\n{shown}\n```",
+    """The README's client examples (run here), their outputs and an explanation field."""
+    explanation = json.dumps(_with_tools().model_dump()["x_mock"], indent=2, ensure_ascii=False)
+    return {"example": _shown(_three_lines), "example_tools": _shown(_with_tools),
             "explanation": f"```json\n{explanation}\n```"}
 
 
