@@ -14,6 +14,7 @@ from functools import lru_cache
 from mockllm.knowledge import (day_offset, expression, find_cities, first_date, general_answer,
                                order_ids)
 from mockllm.reading import Conversation, ToolSpec, correction_kind
+from mockllm.replies import FULL_WIDTH
 from mockllm.tool_kinds import TOOL_KINDS, map_args, tool_kind  # noqa: F401  (re-exported)
 
 __all__ = ["Move", "decide", "classify", "tool_kind", "offered_tools", "map_args", "Ctx",
@@ -140,14 +141,13 @@ def _transient(obs: str) -> bool:
     return bool(_TRANSIENT.search(obs))
 
 
-_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _SPACES = re.compile(r"\s+")
 
 
 @lru_cache(maxsize=1024)
 def _fold(text: str) -> str:
     """A value as `_same` compares it: full-width folded, lower-cased, spaces removed."""
-    return _SPACES.sub("", text.translate(_FULL_WIDTH).lower())
+    return _SPACES.sub("", text.translate(FULL_WIDTH).lower())
 
 
 def _canon(d: dict) -> dict[str, str]:

@@ -19,8 +19,8 @@ _FIELD = re.compile(r"(?im)^[ \t>#*_`-]*(thought|action[ _]input|action|final[ _
                     r"|question|最终答案|思考|行动输入|行动)[*_`]*\s*[:：][*_`]*[ \t]*")
 _FINAL_NAME = re.compile(r"(?i)^final[ _]?answer$|^最终答案$")
 _NAME = re.compile(r"[\w.\-]+")
-_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}  # （１７＋５） -> (17+5)
-_REPAIRS = {**_FULL_WIDTH, **str.maketrans("“”‘’", "\"\"''")}  # full-width forms, curly quotes
+FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}  # （１７＋５） -> (17+5)
+_REPAIRS = {**FULL_WIDTH, **str.maketrans("“”‘’", "\"\"''")}  # full-width forms, curly quotes
 _FENCE = re.compile(r"^```\w*|```$")
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 

@@ -171,3 +171,16 @@ def drive(question: str, names: tuple[str, ...] = BASIC, *, guesses: bool = Fals
 def calls(moves: list[Move]) -> list[tuple[str, str]]:
     """(action, input json) of every tool call in a run."""
     return [(m.action, json.dumps(m.action_input, sort_keys=True)) for m in moves if m.action]
+
+
+# The worked example of a system prompt (the one the course's prompt uses too).
+EXAMPLE = """Here is an example:
+
+Question: What is 45 * 3 - 10?
+Thought: I should compute this with the calculator.
+Action: calculator
+Action Input: {"expression": "45 * 3 - 10"}
+Observation: 125
+Thought: I now know the final answer
+Final Answer: 45 * 3 - 10 = 125
+"""

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from mockllm.reading import Conversation, PastStep, ToolSpec, parse_reply, read_conversation
+from policy_world import EXAMPLE
 
 SYSTEM = """You are a helpful assistant. Answer the user's question.
 
@@ -27,18 +28,6 @@ Rules:
 - Final Answer is not a tool.
 - Stop when you have enough information.
 - For live data you must call a tool; never guess.
-"""
-EXAMPLE = """
-
-Here is an example:
-
-Question: What is 45 * 3 - 10?
-Thought: I should compute this with the calculator.
-Action: calculator
-Action Input: {"expression": "45 * 3 - 10"}
-Observation: 125
-Thought: I now know the final answer
-Final Answer: 45 * 3 - 10 = 125
 """
 
 
@@ -99,7 +88,7 @@ def test_rules_and_example() -> None:
     assert conv.rules == {"format", "one_action", "no_observation", "final_not_tool",
                           "stop_when_enough", "live_data"}
     assert not conv.has_example and conv.example_values == ()
-    conv = conv_of(("user", "Question: hi"), system=SYSTEM + EXAMPLE)
+    conv = conv_of(("user", "Question: hi"), system=SYSTEM + "\n\n" + EXAMPLE)
     assert "example" in conv.rules and conv.has_example
     assert conv.example_values == ("45 * 3 - 10", "125", "45 * 3 - 10 = 125")
     template = "Question: the input question\nThought: ...\nObservation: the result of the action"

@@ -7,6 +7,7 @@ import pytest
 
 from mockllm.personas import PERSONAS
 from mockllm.reading import Conversation, read_conversation
+from policy_world import EXAMPLE
 
 TOOL_LINES = """You have access to the following tools:
 - get_current_date: returns today's date. Input: {}
@@ -28,16 +29,6 @@ RULE_TEXT = {
     "stop_when_enough": "- Stop when you have enough information.",
     "live_data": "- For live data you must call a tool; never guess.",
 }
-EXAMPLE = """Here is an example:
-
-Question: What is 45 * 3 - 10?
-Thought: I should compute this with the calculator.
-Action: calculator
-Action Input: {"expression": "45 * 3 - 10"}
-Observation: 125
-Thought: I now know the final answer
-Final Answer: 45 * 3 - 10 = 125
-"""
 
 
 def system(*, drop: tuple[str, ...] = (), example: bool = False) -> str:

@@ -127,14 +127,21 @@ def orders_between(start_date: _date | str, end_date: _date | str,
     return _query(sql + " ORDER BY date, order_id", params)
 
 
+def _order_or_error(order_id: str) -> tuple[dict | None, str | None]:
+    """(the order, None), or (None, an 'Error: ...' line) when it is missing or the id is bad."""
+    try:
+        return lookup_order(order_id), None
+    except LookupError:
+        return None, f"Error: order {_shown(_clean_id(order_id), order_id)} not found"
+    except (TypeError, ValueError) as exc:
+        return None, f"Error: {exc}"
+
+
 def order_text(order_id: str) -> str:
     """Return one order as a line of text, or 'Error: order X not found' (never raises)."""
-    try:
-        row = lookup_order(order_id)
-    except LookupError:
-        return f"Error: order {_shown(_clean_id(order_id), order_id)} not found"
-    except (TypeError, ValueError) as exc:
-        return f"Error: {exc}"
+    row, error = _order_or_error(order_id)
+    if error:
+        return error
     return (f"Order {row['order_id']}: {row['status']}, {row['amount']:.2f} CNY, "
             f"placed {row['date']}, product line {row['product_line']}")
 
@@ -166,12 +173,9 @@ def lookup_tracking(order_id: str) -> dict:
 
 def tracking_text(order_id: str) -> str:
     """Return where a shipped order is, as one line of text, or an 'Error: ...' line."""
-    try:
-        order = lookup_order(order_id)
-    except LookupError:
-        return f"Error: order {_shown(_clean_id(order_id), order_id)} not found"
-    except (TypeError, ValueError) as exc:
-        return f"Error: {exc}"
+    order, error = _order_or_error(order_id)
+    if error:
+        return error
     if order["status"] == "cancelled":
         return f"Order {order['order_id']} was cancelled: there is no tracking number"
     if order["status"] != "shipped":
