@@ -1,48 +1,40 @@
 """mockllm: an offline, deterministic, OpenAI-shaped chat model and the world its tools read."""
+# One request flows through the sub-packages in this order (each imports only those before it):
+#
+#     reading/    read the conversation: tools and rules in the prompt, earlier steps, corrections
+#     brain/      decide the next move: the question's family, its plan, facts from observations
+#     behaviour/  the persona: which quirks act on the move and on the text, and when
+#     reply/      put it together: decide, apply the quirks, render ReAct text or tool_calls
+#     protocol/   the OpenAI-shaped client: validate the request, run the above, build the response
+#     world/      the simulated world the tools read (the model itself never imports it)
+#
+# `personas()` and `rulebook()` are functions defined in `mockllm.behaviour.personas`; they load on
+# first use, so `import mockllm` stays fast. (The persona table lives in a package named
+# `behaviour`, not `personas`, so the function `mockllm.personas` never clashes with a submodule.)
 from __future__ import annotations
 
-import sys
-from types import ModuleType
+from mockllm.protocol.client import MockLLM
+from mockllm.protocol.errors import (APITimeoutError, MockAPIError, RateLimitError,
+                                     ScriptExhaustedError)
 
-from mockllm.client import MockLLM
-from mockllm.errors import APITimeoutError, MockAPIError, RateLimitError, ScriptExhaustedError
+__version__ = "0.1.0"   # kept equal to pyproject.toml's version (tests/test_layout.py checks it)
 
 __all__ = [
     "MockLLM", "personas", "rulebook",
     "MockAPIError", "RateLimitError", "APITimeoutError", "ScriptExhaustedError",
 ]
 
-
-class _Package(ModuleType):
-    """The `mockllm` module object: `personas` and `rulebook` load `mockllm.personas` on first use.
-
-    A plain lazy re-export would not do: the function `mockllm.personas()` shares its name with
-    the submodule `mockllm.personas`, and importing the submodule makes Python set the package
-    attribute `personas` to the module, hiding the function. The setter below ignores that.
-    (So code that needs the submodule writes `from mockllm.personas import QUIRKS`.)
-    """
-
-    @property
-    def personas(self) -> object:
-        """The function `mockllm.personas.personas` (listing the persona names)."""
-        from mockllm.personas import personas
-
-        return personas
-
-    @personas.setter
-    def personas(self, value: object) -> None:
-        if not isinstance(value, ModuleType):
-            raise AttributeError("mockllm.personas is read-only")
-
-    @property
-    def rulebook(self) -> object:
-        """The function `mockllm.personas.rulebook` (the table of personas and their quirks)."""
-        from mockllm.personas import rulebook
-
-        return rulebook
-
-    def __dir__(self) -> list[str]:
-        return sorted({*self.__dict__, "personas", "rulebook"})
+_LAZY = ("personas", "rulebook")
 
 
-sys.modules[__name__].__class__ = _Package
+def __getattr__(name: str) -> object:
+    """`mockllm.personas` and `mockllm.rulebook`, imported on first use."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'mockllm' has no attribute {name!r}")
+    from mockllm.behaviour import personas as table
+
+    return getattr(table, name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

@@ -50,7 +50,7 @@ def example_blocks() -> dict[str, str]:
 
 def rulebook_block() -> str:
     """The rulebook as a Markdown table, generated from mockllm's persona tables."""
-    from mockllm.personas import rulebook_markdown
+    from mockllm.behaviour.personas import rulebook_markdown
 
     return rulebook_markdown().strip()
 

@@ -10,9 +10,9 @@ import datetime
 import json
 import re
 
-from mockllm.policy import Move, decide
-from mockllm.reading import read_conversation
-from mockllm.render import render_text, render_tool_calls
+from mockllm.brain.policy import Move, decide
+from mockllm.reading.conversation import read_conversation
+from mockllm.reply.render import render_text, render_tool_calls
 
 WEATHER = {
     ("Beijing", "2025-03-13"): "Sunny, 1°C to 13°C, wind NW 15 km/h, air quality good (AQI 40)",

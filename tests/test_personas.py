@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from mockllm.personas import (COLUMNS, PERSONAS, QUIRKS, Entry, active_entries, entry_state,
+from mockllm.behaviour.personas import (COLUMNS, PERSONAS, QUIRKS, Entry, active_entries, entry_state,
                               forced_entries, get_persona, personas, rulebook, rulebook_markdown)
 from mockllm import MockLLM
-from mockllm.quirks import Quirk
-from mockllm.reading import Conversation, PastStep, ToolSpec
-from mockllm.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep, ChineseQuestion,
+from mockllm.behaviour.quirks import Quirk
+from mockllm.reading.conversation import Conversation, PastStep, ToolSpec
+from mockllm.behaviour.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep, ChineseQuestion,
                               FirstToolCall, ForcedSteps, FromStep, ObservationHasInstruction,
                               OneIn, Rotating, RuleMissing)
 

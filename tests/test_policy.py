@@ -1,4 +1,4 @@
-"""Tests for the mock model's brain (mockllm.policy and the families) and mockllm.render.
+"""Tests for the mock model's brain (mockllm.brain.policy and the families) and mockllm.render.
 
 Full runs: decide a move, render it, feed back a world-format observation from the tiny
 test-only world in `policy_world.py` (not mockllm.world), and read the conversation again until a
@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from mockllm.policy import Move, decide, tool_kind
-from mockllm.reading import ToolSpec, read_conversation
-from mockllm.render import render_text, render_tool_calls
+from mockllm.brain.policy import Move, decide, tool_kind
+from mockllm.reading.conversation import ToolSpec, read_conversation
+from mockllm.reply.render import render_text, render_tool_calls
 from policy_world import BASIC, WORLD, calls, drive, order_text, run_tool, system_prompt
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from mockllm.system_prompt import RULE_PHRASES, find_rules
+from mockllm.reading.system_prompt import RULE_PHRASES, find_rules
 from solutions import prompt
 from solutions.prompt import DEFAULT_PARTS, PARTS, RULES, build_system_prompt, without
 from solutions.tools import BASIC_TOOLS, ToolRegistry, world_tools

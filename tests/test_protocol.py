@@ -1,6 +1,7 @@
 """The protocol layer: tokens, stop, max_tokens, usage, tool calls, streaming, failures, exports."""
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -10,7 +11,7 @@ import pytest
 
 import mockllm
 from mockllm import APITimeoutError, MockAPIError, MockLLM, RateLimitError
-from mockllm.tokens import count_tokens, split_tokens, truncate_tokens
+from mockllm.protocol.tokens import count_tokens, split_tokens, truncate_tokens
 
 QUESTION = {"role": "user", "content": "Question: what is the weather in Paris tomorrow?"}
 ACTION = 'Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}'
@@ -217,20 +218,23 @@ def test_exports() -> None:
     assert mockllm.__doc__ and "\n" not in mockllm.__doc__.strip()
 
 
-def test_personas_reexport_survives_the_submodule_import(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = types.ModuleType("mockllm.personas")
+def test_personas_and_rulebook_load_from_the_behaviour_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType("mockllm.behaviour.personas")
     module.personas = lambda: ["diligent"]
     module.rulebook = lambda: "rules"
-    monkeypatch.setitem(sys.modules, "mockllm.personas", module)
-    setattr(mockllm, "personas", module)  # what Python does when it first imports the submodule
+    monkeypatch.setitem(sys.modules, "mockllm.behaviour.personas", module)
+    monkeypatch.setattr(importlib.import_module("mockllm.behaviour"), "personas", module, raising=False)
     assert mockllm.personas() == ["diligent"]
     assert mockllm.rulebook() == "rules"
     from mockllm import personas
 
     assert personas is module.personas
+    assert {"personas", "rulebook"} <= set(dir(mockllm))
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        mockllm.nonsense  # noqa: B018
 
 
-# --- policy mode (temporary guard: runs once mockllm.respond exists) -----------------------------
+# --- policy mode (temporary guard: runs once mockllm.reply.respond exists) -----------------------------
 
 SYSTEM = (
     "You answer questions with tools.\nTools:\n- get_current_date: today's date. Input: {}\n"
@@ -264,7 +268,7 @@ def test_policy_mode_tool_calls_get_openai_shaped_ids() -> None:
 
 
 def test_real_personas_reexport_after_importing_the_submodule_first() -> None:
-    code = ("import mockllm.personas\nimport mockllm\nfrom mockllm import personas, rulebook\n"
+    code = ("import mockllm.behaviour.personas\nimport mockllm\nfrom mockllm import personas, rulebook\n"
             "assert personas is mockllm.personas and callable(personas) and 'diligent' in personas()\n"
             "assert rulebook is mockllm.rulebook and callable(rulebook)\n")
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from mockllm import quirks_move as mv
-from mockllm import quirks_text as tx
-from mockllm import tiny
-from mockllm.quirks import Output, QuirkContext, tool_kind
-from mockllm.reading import Conversation, PastStep, ToolSpec
+from mockllm.behaviour import quirks_move as mv
+from mockllm.behaviour import quirks_text as tx
+from mockllm.behaviour import tiny
+from mockllm.behaviour.quirks import Output, QuirkContext, tool_kind
+from mockllm.reading.conversation import Conversation, PastStep, ToolSpec
 
-from mockllm.policy import Move
+from mockllm.brain.policy import Move
 
 TOOLS = (
     ToolSpec("get_current_date", "returns today's date. Input: {}", ()),

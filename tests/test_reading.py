@@ -1,11 +1,11 @@
-"""Tests for mockllm.reading: what the mock model reads from a chat request."""
+"""Tests for mockllm.reading.conversation: what the mock model reads from a chat request."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from mockllm.reading import Conversation, PastStep, ToolSpec, parse_reply, read_conversation
+from mockllm.reading.conversation import Conversation, PastStep, ToolSpec, parse_reply, read_conversation
 from policy_world import EXAMPLE
 
 SYSTEM = """You are a helpful assistant. Answer the user's question.
@@ -223,7 +223,7 @@ def test_odd_messages_never_raise(messages: list) -> None:
 
 
 def test_an_unclosed_brace_followed_by_chatter_is_read_as_the_call() -> None:
-    from mockllm.replies import parse_input
+    from mockllm.reading.replies import parse_input
 
     assert parse_input('{"expression": "(17 + 5) * 3"\n\nI will wait for the result.') == {
         "expression": "(17 + 5) * 3"}

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from mockllm.personas import PERSONAS
-from mockllm.reading import Conversation, read_conversation
+from mockllm.behaviour.personas import PERSONAS
+from mockllm.reading.conversation import Conversation, read_conversation
 from policy_world import EXAMPLE
 
 TOOL_LINES = """You have access to the following tools:
@@ -57,7 +57,7 @@ DATE_CALL = "Thought: I need today's date.\nAction: get_current_date\nAction Inp
 @pytest.fixture(scope="module")
 def respond():
     """respond(), once the brain (policy + render) is there."""
-    from mockllm.respond import respond as fn
+    from mockllm.reply.respond import respond as fn
     return fn
 
 

@@ -14,10 +14,10 @@ from dataclasses import replace
 import pytest
 
 from mockllm import MockLLM
-from mockllm.personas import QUIRKS, PERSONAS
-from mockllm.policy import decide
-from mockllm.quirks import QuirkContext
-from mockllm.reading import PastStep, parse_reply, read_conversation
+from mockllm.behaviour.personas import QUIRKS, PERSONAS
+from mockllm.brain.policy import decide
+from mockllm.behaviour.quirks import QuirkContext
+from mockllm.reading.conversation import PastStep, parse_reply, read_conversation
 
 SYSTEM = """You answer questions with tools.
 

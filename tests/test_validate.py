@@ -98,12 +98,12 @@ def test_bad_request_names_the_field(overrides: dict, error: type, pattern: str)
 
 @pytest.fixture
 def fake_personas(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stand in for `mockllm.personas` so option checks are tested on their own."""
-    module = types.ModuleType("mockllm.personas")
+    """Stand in for `mockllm.behaviour.personas` so option checks are tested on their own."""
+    module = types.ModuleType("mockllm.behaviour.personas")
     module.personas = lambda: {"diligent": "follows the rules", "tiny": "a small model"}
     module.rulebook = lambda: "the rulebook"
     module.QUIRKS = {"full_width_punctuation": None, "fabricate_observation": None}
-    monkeypatch.setitem(sys.modules, "mockllm.personas", module)
+    monkeypatch.setitem(sys.modules, "mockllm.behaviour.personas", module)
 
 
 OPTION_CASES = [

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from mockllm.system_prompt import find_rules
+from mockllm.reading.system_prompt import find_rules
 from solutions.exercises import Case, Exercise
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from mockllm.knowledge import all_dates, date_range, last_quarter_months, order_ids, relative_range
-from mockllm.observations import ZH_STATUS, parse_order, parse_range
-from mockllm.policy import Ctx, Move, is_error
+from mockllm.brain.knowledge import all_dates, date_range, last_quarter_months, order_ids, relative_range
+from mockllm.brain.observations import ZH_STATUS, parse_order, parse_range
+from mockllm.brain.policy import Ctx, Move, is_error
 
 
 def add_amounts(amounts: list[str]) -> str:

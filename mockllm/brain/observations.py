@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from mockllm.knowledge import first_date
+from mockllm.brain.knowledge import first_date
 
 _ZH_CONDITIONS = {"dust storm": "沙尘暴", "partly cloudy": "多云", "sunny intervals": "晴间多云",
                   "overcast": "阴", "cloudy": "多云", "sunny": "晴", "clear": "晴",

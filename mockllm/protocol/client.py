@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from mockllm.errors import ScriptExhaustedError, check_failures, simulated_failure
-from mockllm.tokens import _count, count_tokens, truncate_tokens
-from mockllm.types import (
+from mockllm.protocol.errors import ScriptExhaustedError, check_failures, simulated_failure
+from mockllm.protocol.tokens import _count, count_tokens, truncate_tokens
+from mockllm.protocol.types import (
     ChatCompletion, ChatCompletionMessage, ChatCompletionMessageToolCall, Choice, CompletionUsage,
     Function, Stream, stream_chunks,
 )
-from mockllm.validate import (
+from mockllm.protocol.validate import (
     Request, check_persona, check_quirks, check_seed, validate_request,
 )
 
@@ -57,7 +57,7 @@ class MockLLM:
     def from_script(cls, script: object, *, failures: dict[int, str] | None = None,
                     clock: object = None) -> MockLLM:
         """Return a client that replays `script` (a list, or a .json/.yaml path) in order."""
-        from mockllm.script import load_script
+        from mockllm.protocol.script import load_script
 
         client = cls.__new__(cls)
         client._setup(persona=None, seed=0, quirks=None, failures=failures, clock=clock,
@@ -94,7 +94,7 @@ class MockLLM:
         if call in self.failures:
             raise simulated_failure(self.failures[call], call)
         if self._script is not None:
-            from mockllm.script import script_explanation
+            from mockllm.protocol.script import script_explanation
 
             step = call - sum(1 for failed in self.failures if failed < call)  # failed calls use no reply
             reply, explanation = self._scripted(step), script_explanation(step, self.seed)
@@ -107,7 +107,7 @@ class MockLLM:
 
     def _scripted(self, step: int) -> object:
         """Return scripted reply number `step` (1-based), or raise ScriptExhaustedError."""
-        from mockllm.script import exhausted_message
+        from mockllm.protocol.script import exhausted_message
 
         if step > len(self._script):
             raise ScriptExhaustedError(exhausted_message(len(self._script)))
@@ -125,8 +125,8 @@ class MockLLM:
 @lru_cache(maxsize=1)
 def _policy() -> tuple:
     """(read_conversation, respond), imported on first use, as is all of the policy."""
-    from mockllm.reading import read_conversation
-    from mockllm.respond import respond
+    from mockllm.reading.conversation import read_conversation
+    from mockllm.reply.respond import respond
     return read_conversation, respond
 
 

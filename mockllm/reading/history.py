@@ -1,6 +1,6 @@
 """Read the turns of a conversation one message at a time: the latest question and the steps since.
 
-Part of reading a request (see `mockllm.reading`). `History` is what has been read so far; each
+Part of reading a request (see `mockllm.reading.conversation`). `History` is what has been read so far; each
 message moves it on to a new, immutable `History`. An agent resends its whole conversation at
 every step, so each move from a given `History` with a given message is remembered: reading the
 next request only costs a look-up per message it shares with the previous one.
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from mockllm.replies import _ATOMS, _loose_args, _reply, parse_input, parse_reply
-from mockllm.system_prompt import ToolSpec, _get
+from mockllm.reading.replies import _ATOMS, _loose_args, _reply, parse_input, parse_reply
+from mockllm.reading.system_prompt import ToolSpec, _get
 
 __all__ = ["CORRECTION_PHRASES", "correction_kind", "PastStep", "ReadOnlyDict", "History", "start",
            "advance", "read_turns"]

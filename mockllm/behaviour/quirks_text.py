@@ -9,15 +9,15 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Mapping
 
-from mockllm.quirks import (Output, QuirkContext, block, dump, edit_arguments, edit_input,
+from mockllm.behaviour.quirks import (Output, QuirkContext, block, dump, edit_arguments, edit_input,
                             invent_answer, invent_observation, say, tool_kind)
-from mockllm.policy import decide
-from mockllm.reading import PastStep
-from mockllm.tiny import tiny_prose
+from mockllm.brain.policy import decide
+from mockllm.reading.conversation import PastStep
+from mockllm.behaviour.tiny import tiny_prose
 
 if TYPE_CHECKING:
-    from mockllm.policy import Move
-    from mockllm.reading import Conversation
+    from mockllm.brain.policy import Move
+    from mockllm.reading.conversation import Conversation
 
 FIELD_RE = re.compile(r"^(?P<name>Thought|Action Input|Action|Final Answer|Observation)"
                       r"(?P<colon>[:：])", re.I | re.M)

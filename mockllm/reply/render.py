@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 
-from mockllm.policy import Move
-from mockllm.reading import Conversation
+from mockllm.brain.policy import Move
+from mockllm.reading.conversation import Conversation
 
 __all__ = ["render_text", "render_tool_calls", "action_input_json"]
 

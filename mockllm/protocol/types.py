@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mockllm.tokens import split_tokens
+from mockllm.protocol.tokens import split_tokens
 
 STREAM_GROUP = 3
 """How many tokens each streamed content or arguments delta carries."""

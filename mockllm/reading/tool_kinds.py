@@ -1,6 +1,6 @@
 """What an offered tool is for (by keywords in its name and description), and its argument names.
 
-Part of the policy (`mockllm.policy` re-exports `tool_kind` and `map_args`). Tools are resent
+Part of the policy (`mockllm.brain.policy` re-exports `tool_kind` and `map_args`). Tools are resent
 with every request, so a tool's kind is worked out once per name and description.
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from mockllm.system_prompt import ToolSpec
+from mockllm.reading.system_prompt import ToolSpec
 
 __all__ = ["TOOL_KINDS", "tool_kind", "map_args"]
 

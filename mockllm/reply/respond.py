@@ -8,12 +8,12 @@ from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from mockllm._hash import stable_id
-from mockllm.personas import QUIRKS, Entry, active_entries, entry_state, get_persona
-from mockllm.policy import Move, decide
-from mockllm.quirks import Output, QuirkContext
-from mockllm.reading import Conversation
-from mockllm.render import render_text, render_tool_calls
-from mockllm.triggers import Always, Otherwise
+from mockllm.behaviour.personas import QUIRKS, Entry, active_entries, entry_state, get_persona
+from mockllm.brain.policy import Move, decide
+from mockllm.behaviour.quirks import Output, QuirkContext
+from mockllm.reading.conversation import Conversation
+from mockllm.reply.render import render_text, render_tool_calls
+from mockllm.behaviour.triggers import Always, Otherwise
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Decide the next move: recognise the question's family, then let its handler pick a step.
 
 `decide(conv)` is a pure function of the conversation. Each family handler (in
-`mockllm.families`) asks for the facts it needs through a `Ctx`: a fact already observed is
+`mockllm.brain.families`) asks for the facts it needs through a `Ctx`: a fact already observed is
 returned, a missing one ends the decision with the tool call that would fetch it. So the same
 code reads as a plan ("date, then weather, then answer") and resumes at the right step each turn.
 """
@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from mockllm.knowledge import (day_offset, expression, find_cities, first_date, general_answer,
+from mockllm.brain.knowledge import (day_offset, expression, find_cities, first_date, general_answer,
                                order_ids)
-from mockllm.reading import Conversation, ToolSpec, correction_kind
-from mockllm.replies import FULL_WIDTH
-from mockllm.tool_kinds import TOOL_KINDS, map_args, tool_kind  # noqa: F401  (re-exported)
+from mockllm.reading.conversation import Conversation, ToolSpec, correction_kind
+from mockllm.reading.replies import FULL_WIDTH
+from mockllm.reading.tool_kinds import TOOL_KINDS, map_args, tool_kind  # noqa: F401  (re-exported)
 
 __all__ = ["Move", "decide", "classify", "tool_kind", "offered_tools", "map_args", "Ctx",
            "FAMILIES"]
@@ -268,8 +268,8 @@ class Ctx:
 
 @lru_cache(maxsize=1)
 def _handlers() -> dict:
-    """The family handlers (`mockllm.families` builds on this module, so it is imported late)."""
-    from mockllm.families import HANDLERS
+    """The family handlers (`mockllm.brain.families` builds on this module, so it is imported late)."""
+    from mockllm.brain.families import HANDLERS
 
     return HANDLERS
 

@@ -1,6 +1,6 @@
 """Read one assistant reply in the text format: the action it calls and its Action Input.
 
-Part of reading a request (see `mockllm.reading`). Lenient: markdown, lower-case or Chinese field
+Part of reading a request (see `mockllm.reading.conversation`). Lenient: markdown, lower-case or Chinese field
 names, full-width punctuation and loose (non-JSON) inputs are all understood. An agent resends
 every earlier reply at each step, so a reply is parsed once and its result kept (copied out).
 """
@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from mockllm.system_prompt import ToolSpec
+from mockllm.reading.system_prompt import ToolSpec
 
 __all__ = ["parse_reply", "parse_input"]
 

@@ -277,7 +277,7 @@ def check_persona(persona: object) -> str | None:
     """Check a persona name against `mockllm.personas()` (None: no persona, only forced quirks)."""
     if persona is None:
         return None
-    from mockllm.personas import personas
+    from mockllm.behaviour.personas import personas
 
     names = _names(personas())
     if not isinstance(persona, str):
@@ -291,7 +291,7 @@ def check_quirks(quirks: object) -> dict[str, tuple[int, ...]] | None:
     """Check `quirks=` (None, or {quirk name: steps}) against `mockllm.personas.QUIRKS`."""
     if quirks is None:
         return None
-    from mockllm.personas import QUIRKS
+    from mockllm.behaviour.personas import QUIRKS
 
     names = _names(QUIRKS)
     if not isinstance(quirks, _MAPS):

@@ -5,11 +5,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mockllm._hash import stable_int
-from mockllm.quirks import last_observation, tool_names
-from mockllm.quirks_move import find_instruction
+from mockllm.behaviour.quirks import last_observation, tool_names
+from mockllm.behaviour.quirks_move import find_instruction
 
 if TYPE_CHECKING:
-    from mockllm.reading import Conversation
+    from mockllm.reading.conversation import Conversation
 
 
 class Trigger:

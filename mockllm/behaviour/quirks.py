@@ -4,7 +4,7 @@ A quirk works at one of two levels:
 - "move": it changes the brain's decision (a `Move`) before rendering, e.g. repeat the last call;
 - "text": it changes the rendered reply, e.g. `Thought：` with a full-width colon.
 Every quirk function returns None when it does not apply (then it has not "fired").
-The tables that say which persona uses which quirk, when, live in `mockllm.personas`.
+The tables that say which persona uses which quirk, when, live in `mockllm.behaviour.personas`.
 """
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 
 from mockllm._hash import stable_id, stable_int
-from mockllm.policy import tool_kind as brain_kind
-from mockllm.reading import ToolSpec
+from mockllm.brain.policy import tool_kind as brain_kind
+from mockllm.reading.conversation import ToolSpec
 
 if TYPE_CHECKING:  # the brain's types; only needed for type hints
-    from mockllm.policy import Move
-    from mockllm.reading import Conversation
+    from mockllm.brain.policy import Move
+    from mockllm.reading.conversation import Conversation
 
 T = TypeVar("T")
 LEVELS = ("move", "text")

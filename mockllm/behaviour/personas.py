@@ -9,17 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from mockllm import quirks_move as mv
-from mockllm import quirks_text as tx
-from mockllm import tiny
-from mockllm.quirks import Quirk
-from mockllm.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep, ChineseQuestion,
+from mockllm.behaviour import quirks_move as mv
+from mockllm.behaviour import quirks_text as tx
+from mockllm.behaviour import tiny
+from mockllm.behaviour.quirks import Quirk
+from mockllm.behaviour.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep, ChineseQuestion,
                               Otherwise,
                               FirstToolCall, ForcedSteps, ObservationHasInstruction, OneIn,
                               Rotating, RuleMissing, Trigger)
 
 if TYPE_CHECKING:
-    from mockllm.reading import Conversation
+    from mockllm.reading.conversation import Conversation
 
 RULES = ("format", "one_action", "no_observation", "final_not_tool", "stop_when_enough",
          "live_data", "example")

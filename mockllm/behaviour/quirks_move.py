@@ -6,12 +6,12 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping
 
-from mockllm.quirks import (QuirkContext, guess_answer, last_observation, past_calls, say,
+from mockllm.behaviour.quirks import (QuirkContext, guess_answer, last_observation, past_calls, say,
                             tool_kind, tool_names)
 
 if TYPE_CHECKING:
-    from mockllm.policy import Move
-    from mockllm.reading import Conversation
+    from mockllm.brain.policy import Move
+    from mockllm.reading.conversation import Conversation
 
 
 def _call(move: "Move", thought: str, action: str, args: dict | None) -> "Move":

@@ -2,20 +2,20 @@
 
 Each handler reads like a plan. `ctx.observe(...)` returns a fact observed earlier in the run, or
 stops the handler with the tool call that fetches it; so each turn resumes where the run is.
-Weather families live in `mockllm.weather_families`, order families (and the long report task)
-in `mockllm.order_families`; this module holds the rest and the `HANDLERS` table.
+Weather families live in `mockllm.brain.weather_families`, order families (and the long report task)
+in `mockllm.brain.order_families`; this module holds the rest and the `HANDLERS` table.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 
-from mockllm.knowledge import (GUESS_TODAY, add_days, count_steps, day_offset, days_text,
+from mockllm.brain.knowledge import (GUESS_TODAY, add_days, count_steps, day_offset, days_text,
                                expand_powers, expression, first_date, general_answer, safe_eval)
-from mockllm.observations import parse_search
-from mockllm.policy import Ctx, Move, is_error
-from mockllm.order_families import order_status, order_total, orders_range, report
-from mockllm.weather_families import memory_recall, run_advice, weather, weather_compare
+from mockllm.brain.observations import parse_search
+from mockllm.brain.policy import Ctx, Move, is_error
+from mockllm.brain.order_families import order_status, order_total, orders_range, report
+from mockllm.brain.weather_families import memory_recall, run_advice, weather, weather_compare
 
 _STOP = set("what is the a an of for to do does did how can i my your our we you me it in on "
             "about please tell there are be with".split())

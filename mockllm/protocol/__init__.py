@@ -1,0 +1,1 @@
+"""The OpenAI-shaped surface: client, request checks, response types, tokens, errors, scripts."""
