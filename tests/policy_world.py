@@ -10,7 +10,8 @@ import datetime
 import json
 import re
 
-from mockllm.brain.policy import Move, decide
+from mockllm.brain.context import Move
+from mockllm.brain.policy import decide
 from mockllm.reading.conversation import read_conversation
 from mockllm.reply.render import render_text, render_tool_calls
 

@@ -106,7 +106,8 @@ def test_mockllm_imports_nothing_outside_the_standard_library() -> None:
 def test_import_mockllm_stays_light() -> None:
     """What keeps `import mockllm` fast (timed by benchmarks/bench_mock.py): nothing heavy loads."""
     code = ("import sys; import mockllm\n"
-            "heavy = ['sqlite3', 'json', 'decimal', 'mockllm.brain.policy', 'mockllm.reading.conversation', "
+            "heavy = ['sqlite3', 'json', 'decimal', 'mockllm.brain.policy', "
+            "'mockllm.reading.conversation', "
             "'mockllm.world.orders', 'yaml']\n"
             "print('LOADED', [m for m in heavy if m in sys.modules])\n")
     assert "LOADED []" in _fresh_python(code)

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from mockllm.behaviour.personas import (COLUMNS, PERSONAS, QUIRKS, Entry, active_entries, entry_state,
-                              forced_entries, get_persona, personas, rulebook, rulebook_markdown)
+from mockllm.behaviour.personas import (COLUMNS, PERSONAS, QUIRKS, Entry, active_entries,
+                                        entry_state, forced_entries, get_persona, personas,
+                                        rulebook, rulebook_markdown)
 from mockllm import MockLLM
 from mockllm.behaviour.quirks import Quirk
 from mockllm.reading.conversation import Conversation, PastStep, ToolSpec
-from mockllm.behaviour.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep, ChineseQuestion,
-                              FirstToolCall, ForcedSteps, FromStep, ObservationHasInstruction,
-                              OneIn, Rotating, RuleMissing)
+from mockllm.behaviour.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep,
+                                        ChineseQuestion, FirstToolCall, ForcedSteps, FromStep,
+                                        ObservationHasInstruction, OneIn, Rotating, RuleMissing)
 
 ALL_RULES = frozenset({"format", "one_action", "no_observation", "final_not_tool",
                        "stop_when_enough", "live_data"})

@@ -10,7 +10,9 @@ import re
 
 import pytest
 
-from mockllm.brain.policy import Move, decide, tool_kind
+from mockllm.brain.context import Move
+from mockllm.brain.policy import decide
+from mockllm.reading.tool_kinds import tool_kind
 from mockllm.reading.conversation import ToolSpec, read_conversation
 from mockllm.reply.render import render_text, render_tool_calls
 from policy_world import BASIC, WORLD, calls, drive, order_text, run_tool, system_prompt

@@ -218,12 +218,14 @@ def test_exports() -> None:
     assert mockllm.__doc__ and "\n" not in mockllm.__doc__.strip()
 
 
-def test_personas_and_rulebook_load_from_the_behaviour_package(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_personas_and_rulebook_load_from_the_behaviour_package(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     module = types.ModuleType("mockllm.behaviour.personas")
     module.personas = lambda: ["diligent"]
     module.rulebook = lambda: "rules"
     monkeypatch.setitem(sys.modules, "mockllm.behaviour.personas", module)
-    monkeypatch.setattr(importlib.import_module("mockllm.behaviour"), "personas", module, raising=False)
+    behaviour = importlib.import_module("mockllm.behaviour")
+    monkeypatch.setattr(behaviour, "personas", module, raising=False)
     assert mockllm.personas() == ["diligent"]
     assert mockllm.rulebook() == "rules"
     from mockllm import personas
@@ -234,7 +236,7 @@ def test_personas_and_rulebook_load_from_the_behaviour_package(monkeypatch: pyte
         mockllm.nonsense  # noqa: B018
 
 
-# --- policy mode (temporary guard: runs once mockllm.reply.respond exists) -----------------------------
+# --- policy mode (temporary guard: runs once mockllm.reply.respond exists) -----------------------
 
 SYSTEM = (
     "You answer questions with tools.\nTools:\n- get_current_date: today's date. Input: {}\n"

@@ -12,7 +12,7 @@ from mockllm.behaviour import tiny
 from mockllm.behaviour.quirks import Output, QuirkContext, tool_kind
 from mockllm.reading.conversation import Conversation, PastStep, ToolSpec
 
-from mockllm.brain.policy import Move
+from mockllm.brain.context import Move
 
 TOOLS = (
     ToolSpec("get_current_date", "returns today's date. Input: {}", ()),

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from mockllm.reading.conversation import Conversation, PastStep, ToolSpec, parse_reply, read_conversation
+from mockllm.reading.conversation import (Conversation, PastStep, ToolSpec, parse_reply,
+                                          read_conversation)
 from policy_world import EXAMPLE
 
 SYSTEM = """You are a helpful assistant. Answer the user's question.

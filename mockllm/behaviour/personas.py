@@ -13,10 +13,10 @@ from mockllm.behaviour import quirks_move as mv
 from mockllm.behaviour import quirks_text as tx
 from mockllm.behaviour import tiny
 from mockllm.behaviour.quirks import Quirk
-from mockllm.behaviour.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep, ChineseQuestion,
-                              Otherwise,
-                              FirstToolCall, ForcedSteps, ObservationHasInstruction, OneIn,
-                              Rotating, RuleMissing, Trigger)
+from mockllm.behaviour.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep,
+                                        ChineseQuestion, Otherwise, FirstToolCall, ForcedSteps,
+                                        ObservationHasInstruction, OneIn, Rotating, RuleMissing,
+                                        Trigger)
 
 if TYPE_CHECKING:
     from mockllm.reading.conversation import Conversation

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 
 from mockllm._hash import stable_id, stable_int
-from mockllm.brain.policy import tool_kind as brain_kind
 from mockllm.reading.conversation import ToolSpec
+from mockllm.reading.tool_kinds import tool_kind as brain_kind
 
 if TYPE_CHECKING:  # the brain's types; only needed for type hints
-    from mockllm.brain.policy import Move
+    from mockllm.brain.context import Move
     from mockllm.reading.conversation import Conversation
 
 T = TypeVar("T")
@@ -155,7 +155,7 @@ LIVE_KINDS = ("date", "date_add", "weather", "order_lookup", "order_range", "cal
 
 
 def tool_kind(name: str, conv: "Conversation") -> str:
-    """What a tool is for, as the brain sees it (`mockllm.policy.tool_kind`); 'other' if unsure."""
+    """What a tool is for, as the brain sees it (`reading.tool_kinds.tool_kind`); 'other' if unsure."""
     spec = next((tool for tool in conv.tools if tool.name == name), ToolSpec(name, "", ()))
     return brain_kind(spec) or "other"
 

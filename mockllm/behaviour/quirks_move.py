@@ -7,10 +7,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from mockllm.behaviour.quirks import (QuirkContext, guess_answer, last_observation, past_calls, say,
-                            tool_kind, tool_names)
+                                      tool_kind, tool_names)
 
 if TYPE_CHECKING:
-    from mockllm.brain.policy import Move
+    from mockllm.brain.context import Move
     from mockllm.reading.conversation import Conversation
 
 

@@ -10,13 +10,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Mapping
 
 from mockllm.behaviour.quirks import (Output, QuirkContext, block, dump, edit_arguments, edit_input,
-                            invent_answer, invent_observation, say, tool_kind)
+                                      invent_answer, invent_observation, say, tool_kind)
 from mockllm.brain.policy import decide
 from mockllm.reading.conversation import PastStep
 from mockllm.behaviour.tiny import tiny_prose
 
 if TYPE_CHECKING:
-    from mockllm.brain.policy import Move
+    from mockllm.brain.context import Move
     from mockllm.reading.conversation import Conversation
 
 FIELD_RE = re.compile(r"^(?P<name>Thought|Action Input|Action|Final Answer|Observation)"

@@ -10,10 +10,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from mockllm.behaviour.quirks import (Output, QuirkContext, block, guess_answer, invent_observation,
-                            past_calls, tool_call, tool_names)
+                                      past_calls, tool_call, tool_names)
 
 if TYPE_CHECKING:
-    from mockllm.brain.policy import Move
+    from mockllm.brain.context import Move
     from mockllm.reading.conversation import Conversation
 
 REPEATS = 400  # enough for any realistic max_tokens to cut the reply (finish_reason "length")

@@ -11,9 +11,10 @@ import re
 from collections.abc import Callable
 
 from mockllm.brain.knowledge import (GUESS_TODAY, add_days, count_steps, day_offset, days_text,
-                               expand_powers, expression, first_date, general_answer, safe_eval)
+                                     expand_powers, expression, first_date, general_answer,
+                                     safe_eval)
 from mockllm.brain.observations import parse_search
-from mockllm.brain.policy import Ctx, Move, is_error
+from mockllm.brain.context import Ctx, Move, is_error
 from mockllm.brain.order_families import order_status, order_total, orders_range, report
 from mockllm.brain.weather_families import memory_recall, run_advice, weather, weather_compare
 

@@ -1,7 +1,7 @@
 """What the mock model knows: values in a question, date arithmetic, and a few general facts.
 
-Pure text functions used by `mockllm.brain.policy` and the family modules. Facts about the world come
-only from observations (read by `mockllm.brain.observations`), never from the world's data.
+Pure text functions used by `mockllm.brain.policy` and the family modules. Facts about the world
+come only from observations (read by `mockllm.brain.observations`), never from the world's data.
 """
 from __future__ import annotations
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
-from mockllm.brain.knowledge import all_dates, date_range, last_quarter_months, order_ids, relative_range
+from mockllm.brain.knowledge import (all_dates, date_range, last_quarter_months, order_ids,
+                                     relative_range)
 from mockllm.brain.observations import ZH_STATUS, parse_order, parse_range
-from mockllm.brain.policy import Ctx, Move, is_error
+from mockllm.brain.context import Ctx, Move, is_error
 
 
 def add_amounts(amounts: list[str]) -> str:

@@ -7,7 +7,7 @@ import re
 
 from mockllm.brain.knowledge import CITIES, add_days, day_word, find_cities, first_date
 from mockllm.brain.observations import BAD_WEATHER, RAINY, parse_events, parse_weather, zh_weather
-from mockllm.brain.policy import Ctx, Move, MissingTool
+from mockllm.brain.context import Ctx, MissingTool, Move
 
 _ZH_CITY = {en: zh for zh, en in CITIES.items() if not zh.isascii()}
 _RAIN_Q = re.compile(r"(?i)\brain|umbrella|下雨|雨伞|会不会下")

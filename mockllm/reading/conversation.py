@@ -3,8 +3,8 @@
 The mock model never sees Python objects from the learner's loop, only the `messages` list (and
 `tools=` in structured mode), exactly like a real model. This module turns that list into facts
 the policy can use. It is lenient: odd but valid messages never raise. The system prompt itself
-is read by `mockllm.reading.system_prompt`, each assistant reply by `mockllm.reading.replies`, and the turns
-one message at a time by `mockllm.reading.history`.
+is read by `mockllm.reading.system_prompt`, each assistant reply by `mockllm.reading.replies`,
+and the turns one message at a time by `mockllm.reading.history`.
 """
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from mockllm.reading.history import (CORRECTION_PHRASES, History, PastStep, ReadOnlyDict, correction_kind,
-                              read_turns, start)
+from mockllm.reading.history import (CORRECTION_PHRASES, History, PastStep, ReadOnlyDict,
+                                     correction_kind, read_turns, start)
 from mockllm.reading.replies import _FIELD, _fresh, parse_input, parse_reply
 from mockllm.reading.system_prompt import (ToolSpec, _get, find_rules, read_example, read_memory,
-                                   read_tools_structured, read_tools_text)
+                                           read_tools_structured, read_tools_text)
 
 __all__ = ["ToolSpec", "PastStep", "Conversation", "read_conversation", "correction_kind",
            "parse_reply", "parse_input", "CORRECTION_PHRASES"]

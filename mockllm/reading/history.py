@@ -1,7 +1,7 @@
 """Read the turns of a conversation one message at a time: the latest question and the steps since.
 
-Part of reading a request (see `mockllm.reading.conversation`). `History` is what has been read so far; each
-message moves it on to a new, immutable `History`. An agent resends its whole conversation at
+Part of reading a request (see `mockllm.reading.conversation`). `History` is what has been read
+so far; each message moves it on to a new, immutable `History`. An agent resends its whole conversation at
 every step, so each move from a given `History` with a given message is remembered: reading the
 next request only costs a look-up per message it shares with the previous one.
 """

@@ -1,7 +1,7 @@
 """Read one assistant reply in the text format: the action it calls and its Action Input.
 
-Part of reading a request (see `mockllm.reading.conversation`). Lenient: markdown, lower-case or Chinese field
-names, full-width punctuation and loose (non-JSON) inputs are all understood. An agent resends
+Part of reading a request (see `mockllm.reading.conversation`). Lenient: markdown, lower-case or
+Chinese field names, full-width punctuation and loose (non-JSON) inputs are all understood. An agent resends
 every earlier reply at each step, so a reply is parsed once and its result kept (copied out).
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Read the system prompt: the offered tools, the rules, the memory section and the example.
 
-Part of reading a request (see `mockllm.reading.conversation`). Everything here is a pure function of the
-system prompt text.
+Part of reading a request (see `mockllm.reading.conversation`). Everything here is a pure
+function of the system prompt text.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What an offered tool is for (by keywords in its name and description), and its argument names.
 
-Part of the policy (`mockllm.brain.policy` re-exports `tool_kind` and `map_args`). Tools are resent
-with every request, so a tool's kind is worked out once per name and description.
+Part of reading a request: the brain (`mockllm.brain`) and the quirks (`mockllm.behaviour`) both
+ask it what a tool is for. Tools are resent with every request, so a tool's kind is worked out once per name and description.
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from mockllm.brain.policy import Move
+from mockllm.brain.context import Move
 from mockllm.reading.conversation import Conversation
 
 __all__ = ["render_text", "render_tool_calls", "action_input_json"]

@@ -9,7 +9,8 @@ from typing import Mapping, Sequence
 
 from mockllm._hash import stable_id
 from mockllm.behaviour.personas import QUIRKS, Entry, active_entries, entry_state, get_persona
-from mockllm.brain.policy import Move, decide
+from mockllm.brain.context import Move
+from mockllm.brain.policy import decide
 from mockllm.behaviour.quirks import Output, QuirkContext
 from mockllm.reading.conversation import Conversation
 from mockllm.reply.render import render_text, render_tool_calls
