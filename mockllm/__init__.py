@@ -1,12 +1,14 @@
 """mockllm: an offline, deterministic, OpenAI-shaped chat model and the world its tools read."""
-# One request flows through the sub-packages in this order (each imports only those before it):
+# One request flows through the sub-packages in this order; each imports only those above it
+# (tests/test_layout.py checks it, and that there are no import circles):
 #
 #     reading/    read the conversation: tools and rules in the prompt, earlier steps, corrections
 #     brain/      decide the next move: the question's family, its plan, facts from observations
 #     behaviour/  the persona: which quirks act on the move and on the text, and when
 #     reply/      put it together: decide, apply the quirks, render ReAct text or tool_calls
 #     protocol/   the OpenAI-shaped client: validate the request, run the above, build the response
-#     world/      the simulated world the tools read (the model itself never imports it)
+#
+# world/ is the simulated world the tools read; the model itself never imports it.
 #
 # `personas()` and `rulebook()` are functions defined in `mockllm.behaviour.personas`; they load on
 # first use, so `import mockllm` stays fast. (The persona table lives in a package named
