@@ -1,4 +1,4 @@
-"""Tests for the mock model's brain (mockllm.brain.policy and the families) and mockllm.render.
+"""Tests for the mock model's brain (mockllm.brain: policy, families) and mockllm.reply.render.
 
 Full runs: decide a move, render it, feed back a world-format observation from the tiny
 test-only world in `policy_world.py` (not mockllm.world), and read the conversation again until a

@@ -24,7 +24,7 @@ _SUFFIXES = (".json", ".yaml", ".yml")
 
 
 class ScriptedReply:
-    """One scripted reply, shaped like `mockllm.respond.Reply` (content, tool_calls)."""
+    """One scripted reply, shaped like `mockllm.reply.respond.Reply` (content, tool_calls)."""
 
     __slots__ = ("content", "tool_calls")
 
