@@ -1,8 +1,10 @@
-"""Benchmark the mock model: `import mockllm` time, and one `create()` against langchain-core's fake.
+"""Benchmark the mock model: `import mockllm` time, and `create()` against langchain-core's fake.
 
 Run with the `bench` extra installed:  python benchmarks/bench_mock.py
-Goals: `import mockllm` <= 50 ms; one `create()` on a 10-turn ReAct conversation <= 0.5 x the
-time of `FakeListChatModel(responses=[...]).invoke(messages)` on the same messages.
+Goals: `import mockllm` <= 50 ms; one `create()` <= 0.5 x the time of
+`FakeListChatModel(responses=[...]).invoke(messages)` on the same messages, at 2, 10, 50 and 200
+turns, both when the same messages are re-sent and in a live loop (each call brings two new
+messages, the model's last reply and its observation, after a history read before).
 """
 from __future__ import annotations
 
@@ -58,15 +60,42 @@ STEPS = [
 ANSWER = "Thought: I now know the final answer.\nFinal Answer: Postpone the Beijing trip; Shanghai is fine."
 
 
-def react_messages() -> list[dict]:
-    """Return the 10-turn conversation: system prompt, question, 9 action/observation pairs."""
-    question = "Question: should I travel to Beijing, Shanghai or Hangzhou tomorrow?"
-    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": question}]
-    for action, action_input, observation in STEPS:
-        reply = f"Thought: I should use {action} next.\nAction: {action}\nAction Input: {action_input}"
-        messages.append({"role": "assistant", "content": reply})
-        messages.append({"role": "user", "content": f"Observation: {observation}"})
+TURNS = (2, 10, 50, 200)
+"""Conversation lengths timed: a conversation of T turns holds T - 1 action/observation pairs, so
+the call timed is the model's T-th turn (2 T messages with the system prompt and the question)."""
+QUESTION = "Question: should I travel to Beijing, Shanghai or Hangzhou tomorrow?"
+
+
+def _pair(index: int, variant: int | None = None) -> list[dict]:
+    """Action/observation pair number `index` (STEPS in turn); a `variant` makes its text new."""
+    action, action_input, observation = STEPS[index % len(STEPS)]
+    mark = "" if variant is None else f" (check {variant})"
+    reply = f"Thought: I should use {action} next{mark}.\nAction: {action}\nAction Input: {action_input}"
+    return [{"role": "assistant", "content": reply},
+            {"role": "user", "content": f"Observation: {observation}{mark}"}]
+
+
+def react_messages(turns: int = 10) -> list[dict]:
+    """The conversation at the model's `turns`-th turn: system, question, turns - 1 pairs."""
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": QUESTION}]
+    for index in range(turns - 1):
+        messages += _pair(index)
     return messages
+
+
+def live_messages(turns: int, count: int) -> list[list[dict]]:
+    """`count` conversations of `turns` turns sharing all but their last pair, which is new in each.
+
+    Sent one after the other, each is a live loop's step: the history was read by the call
+    before, the model's last reply and its observation were never seen.
+    """
+    head = react_messages(turns)[:-2]
+    return [head + _pair(turns - 2, variant) for variant in range(count)]
+
+
+def repeats_at(turns: int) -> int:
+    """Calls timed per contender at a conversation length (fewer for the long ones)."""
+    return max(300, min(REPEATS, REPEATS * 10 // turns // 10 * 10))
 
 
 def import_time_ms() -> float:
@@ -121,6 +150,34 @@ def mock_calls(messages: list[dict]) -> list[tuple[str, Callable[[], object]]]:
     return [("policy mode, persona diligent", lambda: client.chat.completions.create(**options)), *calls]
 
 
+def _verdict(ratio: float) -> str:
+    """'ok' or 'OVER GOAL' against RATIO_GOAL."""
+    return "ok" if ratio <= RATIO_GOAL else "OVER GOAL"
+
+
+def by_length(fake_model: object) -> list[tuple[int, str, float, float]]:
+    """(turns, mode, mock us, fake us) for each length in TURNS, re-sent and live."""
+    from mockllm import MockLLM
+
+    options = {"model": "mock-react", "temperature": 0, "stop": ["Observation:"]}
+    rows = []
+    for turns in TURNS:
+        repeats = repeats_at(turns)
+        same = react_messages(turns)
+        client = MockLLM(persona="diligent", seed=0)
+        mock_us, fake_us = median_us(
+            [lambda: client.chat.completions.create(messages=same, **options),
+             lambda: fake_model.invoke(same)], repeats)
+        rows.append((turns, "re-sent", mock_us, fake_us))
+        fresh = iter(live_messages(turns, 2 * (repeats + 50)))   # warm-up and timed calls of both
+        live = MockLLM(persona="diligent", seed=0)
+        mock_us, fake_us = median_us(
+            [lambda: live.chat.completions.create(messages=next(fresh), **options),
+             lambda: fake_model.invoke(next(fresh))], repeats)
+        rows.append((turns, "live", mock_us, fake_us))
+    return rows
+
+
 def main() -> int:
     """Print the measurements side by side with their goals; return 0 (1 without langchain-core)."""
     try:
@@ -129,24 +186,28 @@ def main() -> int:
         print("langchain-core is missing: install the bench extra, e.g. pip install -e '.[bench]'")
         return 1
     imported = import_time_ms()
-    verdict = "ok" if imported <= IMPORT_GOAL_MS else "OVER GOAL"
     goal = f"goal <= {IMPORT_GOAL_MS:.0f} ms"
-    print(f"import mockllm          {imported:8.1f} ms   (median of 5; {goal}) {verdict}")
+    print(f"import mockllm          {imported:8.1f} ms   (median of 5; {goal}) "
+          f"{'ok' if imported <= IMPORT_GOAL_MS else 'OVER GOAL'}")
     messages = react_messages()
     fake = FakeListChatModel(responses=[ANSWER])
     labelled = mock_calls(messages)
     *mock_times, fake_us = median_us([call for _, call in labelled] + [lambda: fake.invoke(messages)])
-    timed = [(label, us) for (label, _), us in zip(labelled, mock_times)]
-    for label, mock_us in timed:
+    for (label, _), mock_us in zip(labelled, mock_times):
         print(f"mockllm create()        {mock_us:8.1f} us   ({label}; {len(messages)} messages)")
-    print(f"FakeListChatModel       {fake_us:8.1f} us   (.invoke on the same messages)")
-    for label, mock_us in timed:
+        print(f"  ratio mock / fake     {mock_us / fake_us:8.2f} x    (FakeListChatModel.invoke "
+              f"{fake_us:.1f} us; goal <= {RATIO_GOAL}) {_verdict(mock_us / fake_us)}")
+    print()
+    print("policy mode, persona diligent, against FakeListChatModel.invoke on the same messages:")
+    print(f"{'turns':>5} {'messages':>8}  {'mode':<8} {'mock us':>9} {'fake us':>9} {'ratio':>6}")
+    for turns, mode, mock_us, fake_us in by_length(fake):
         ratio = mock_us / fake_us
-        verdict = "ok" if ratio <= RATIO_GOAL else "OVER GOAL"
-        print(f"ratio mock / fake       {ratio:8.2f} x    ({label}; goal <= {RATIO_GOAL}) {verdict}")
-    print(f"(median of one call over {REPEATS} calls each, in {ROUNDS} interleaved rounds. What is read")
-    print(" from a message is memoised, as an agent loop resends its history: here every message is")
-    print(" a repeat, while in a loop the last two are new at each step and cost more.)")
+        print(f"{turns:>5} {2 * turns:>8}  {mode:<8} {mock_us:>9.1f} {fake_us:>9.1f} {ratio:>6.2f}"
+              f"  {_verdict(ratio)}")
+    print(f"(median of one call, timed side by side in {ROUNDS} interleaved rounds, {REPEATS} calls")
+    print(" each up to 10 turns, fewer for longer conversations. re-sent: the same messages at")
+    print(" every call, so what was read from them is remembered; live: each call brings the last")
+    print(" reply and its observation as new text, after a history read by the call before.)")
     return 0
 
 
