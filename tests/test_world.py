@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import importlib.util
 import json
 import sqlite3
@@ -224,6 +225,52 @@ def test_delete_orders_only_touches_the_given_connection(db):
         conn.close()
     assert lookup_order("A1001")["status"] == "paid"  # the world itself is untouched
     assert count(db, "SELECT COUNT(*) FROM orders") > 150
+
+
+def test_the_database_is_built_once_per_process_and_copied(monkeypatch, db):
+    from mockllm.world import orders
+
+    built = []
+    real_build = orders._build
+    monkeypatch.setattr(orders, "_build", lambda: built.append(1) or real_build())
+    monkeypatch.setattr(orders, "_MASTER", {})
+    first, second = connect(read_only=False), connect()
+    lookup_order("A1001"), orders_text("2025-03-01", "2025-03-07"), tracking_text("A1002")
+    assert built == [1]  # one build serves every copy and every lookup
+    delete_orders("all", first)
+    assert count(second, "SELECT COUNT(*) FROM orders") == count(db, "SELECT COUNT(*) FROM orders") > 150
+    assert lookup_order("A1001")["status"] == "paid"
+    master, _ = orders._master()
+    with pytest.raises(sqlite3.OperationalError):
+        master.execute("DELETE FROM orders")
+    monkeypatch.setattr(orders.os, "getpid", lambda: -1)  # as in a forked child
+    connect().close()
+    assert built == [1, 1]
+
+
+def test_lookups_work_from_other_threads():
+    import threading
+
+    results: list[str] = []
+    threads = [threading.Thread(target=lambda: results.append(order_text("A1003"))) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [order_text("A1003")] * 4 and results[0].startswith("Order A1003: cancelled")
+
+
+def test_documents_are_tokenised_once(monkeypatch):
+    module = importlib.import_module("mockllm.world.documents")
+    calls = []
+    real = module.tokenize
+    monkeypatch.setattr(module, "tokenize", lambda text: calls.append(text) or real(text))
+    monkeypatch.setattr(module, "_INDEX", [])
+    first = search("return policy")
+    after_first = len(calls)
+    assert search("return policy") == first and search("refund window") != first
+    assert after_first == len(documents()) + 1  # every document once, then the query
+    assert len(calls) == after_first + 2  # later searches tokenise only their query
 
 
 def test_sales_by_product_line_matches_sql(db):

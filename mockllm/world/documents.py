@@ -20,6 +20,7 @@ STOPWORDS = frozenset(
     "的 了 吗 呢 是 我 你 么 什 在 吧 啊 请 和".split()
 )
 _DOCS: list[dict] = []
+_INDEX: list[tuple[dict, frozenset[str]]] = []  # (document, its tokens), built once
 
 
 def tokenize(text: str) -> list[str]:
@@ -38,21 +39,34 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
-def documents() -> list[dict]:
-    """Return every document (copies), in id order."""
+def _load() -> list[dict]:
+    """The documents in id order, read from the data file on first use."""
     if not _DOCS:
         import json
 
         with open(_PATH, encoding="utf-8") as f:
             _DOCS.extend(sorted(json.load(f), key=lambda doc: doc["id"]))
-    return [dict(doc) for doc in _DOCS]
+    return _DOCS
+
+
+def _index() -> list[tuple[dict, frozenset[str]]]:
+    """Every document with the set of its title and text tokens, tokenised once per process."""
+    if not _INDEX:
+        _INDEX.extend((doc, frozenset(tokenize(f"{doc['title']} {doc['text']}"))) for doc in _load())
+    return _INDEX
+
+
+def documents() -> list[dict]:
+    """Return every document (copies), in id order."""
+    return [dict(doc) for doc in _load()]
 
 
 def get_document(doc_id: str) -> dict:
     """Return one document by id ('doc-07'); LookupError if there is none."""
-    for doc in documents():
-        if doc["id"] == str(doc_id).strip().lower():
-            return doc
+    wanted = str(doc_id).strip().lower()
+    for doc in _load():
+        if doc["id"] == wanted:
+            return dict(doc)
     raise LookupError(f"no document with id {doc_id!r}")
 
 
@@ -64,8 +78,8 @@ def search(query: str, k: int = 3) -> list[dict]:
         raise ValueError(f"k must be a positive integer, got {k!r}")
     wanted = set(tokenize(query))
     scored = []
-    for doc in documents():
-        score = len(wanted & set(tokenize(f"{doc['title']} {doc['text']}")))
+    for doc, tokens in _index():
+        score = len(wanted & tokens)
         if score:
             scored.append((-score, doc["id"], doc))
     scored.sort(key=lambda item: (item[0], item[1]))

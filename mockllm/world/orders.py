@@ -1,7 +1,9 @@
 """The shop's orders: a real SQLite database, built in memory from the shipped CSV files.
 
-Nothing happens at import time: the CSVs are read on first use and every `connect()` returns a
-fresh in-memory copy, so nothing a learner (or a misbehaving agent) does can damage the data.
+Nothing happens at import time. On first use the CSVs are read and one read-only master database
+is built (once per process); every `connect()` returns a fresh in-memory copy of it, made with
+`sqlite3.Connection.backup`, so nothing a learner (or a misbehaving agent) does can damage the
+data. The world's own lookups read the master directly, under a lock, with writes refused.
 """
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ CREATE TABLE logistics (
 """
 _ORDER_COLUMNS = "order_id, date, product_line, amount, status"
 _CACHE: dict[str, list[tuple]] = {}
+_MASTER: dict[str, object] = {}  # "conn", "pid", "lock": the master database of this process
 
 
 def _rows(name: str) -> list[tuple]:
@@ -50,29 +53,53 @@ def _rows(name: str) -> list[tuple]:
     return _CACHE[name]
 
 
-def connect(read_only: bool = True) -> sqlite3.Connection:
-    """Return a fresh in-memory copy of the shop database (writes refused when read_only)."""
+def _build() -> sqlite3.Connection:
+    """Build the shop database from the CSVs in a new in-memory connection."""
     import sqlite3
 
-    conn = sqlite3.connect(":memory:")
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
     conn.row_factory = sqlite3.Row
     conn.executescript(_SCHEMA)
     conn.executemany("INSERT INTO orders VALUES (?, ?, ?, ?, ?)",
                      [(i, d, line, float(amount), s) for i, d, line, amount, s in _rows("orders")])
     conn.executemany("INSERT INTO logistics VALUES (?, ?, ?, ?, ?)", _rows("logistics"))
     conn.commit()
+    return conn
+
+
+def _master() -> tuple[sqlite3.Connection, object]:
+    """(the read-only master database, its lock), built on first use in this process.
+
+    A forked child builds its own: a SQLite connection must not cross a fork.
+    """
+    if _MASTER.get("pid") != os.getpid():
+        import threading
+
+        conn = _build()
+        conn.execute("PRAGMA query_only = ON")
+        _MASTER.update(conn=conn, pid=os.getpid(), lock=threading.Lock())
+    return _MASTER["conn"], _MASTER["lock"]
+
+
+def connect(read_only: bool = True) -> sqlite3.Connection:
+    """Return a fresh in-memory copy of the shop database (writes refused when read_only)."""
+    import sqlite3
+
+    master, lock = _master()
+    conn = sqlite3.connect(":memory:")
+    with lock:
+        master.backup(conn)
+    conn.row_factory = sqlite3.Row
     if read_only:
         conn.execute("PRAGMA query_only = ON")
     return conn
 
 
 def _query(sql: str, params: tuple = ()) -> list[dict]:
-    """Run one read-only query on a fresh copy and return the rows as dicts."""
-    conn = connect(read_only=True)
-    try:
-        return [dict(row) for row in conn.execute(sql, params)]
-    finally:
-        conn.close()
+    """Run one read-only query on the master database and return the rows as dicts."""
+    master, lock = _master()
+    with lock:
+        return [dict(row) for row in master.execute(sql, params)]
 
 
 def _clean_id(order_id: str) -> str:
