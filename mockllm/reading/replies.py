@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from mockllm.reading.reply_shapes import call_arguments, is_no_action, read_blob
 from mockllm.reading.system_prompt import ToolSpec
 
 __all__ = ["parse_reply", "parse_input"]
@@ -31,11 +32,18 @@ def _candidates(chunk: str) -> Iterator[str]:
     fixed = chunk.translate(_REPAIRS)
     yield fixed
     yield _TRAILING_COMMA.sub(r"\1", fixed.replace("'", '"'))
+    if fixed.count('"') % 2 and fixed.endswith("}"):  # cut inside a string: {"city": "Beij}
+        yield fixed[:-1] + '"}'
 
 
 def parse_input(raw: str) -> dict | str:
     """Parse an Action Input leniently: a dict from (repaired) JSON, else the loose text."""
     raw = _FENCE.sub("", raw.strip()).strip()
+    if raw[:1] == '"' and raw[1:2] == "{":  # arguments encoded twice: "{\"city\": \"Beijing\"}"
+        try:
+            raw = str(json.loads(raw))
+        except ValueError:
+            pass
     start, end = raw.find("{"), raw.rfind("}")
     if start >= 0:
         # From the first { to the last }, or, for an unclosed brace, its first line closed once.
@@ -47,7 +55,7 @@ def parse_input(raw: str) -> dict | str:
         value = json.loads(raw)
     except ValueError:
         value = raw.splitlines()[0].strip().strip("\"'“”`") if raw.strip() else ""
-    if value is None:
+    if value is None or str(value).strip().lower() in ("none", "n/a"):  # null, None, N/A: no input
         return ""
     return value if isinstance(value, dict) else str(value)
 
@@ -119,7 +127,12 @@ def _reply_call(content: str) -> tuple[str | None, dict | str]:
         if name not in ("action", "行动"):
             continue
         value = content[end:fields[i + 1][1] if i + 1 < len(fields) else cut].strip()
+        blob = read_blob(content[:cut], parse_input) if value[:1] in ("{", "`") else None
+        if blob is not None:  # Action: followed by a JSON blob, fenced or not
+            return blob
         line = value.splitlines()[0].strip(" `'\"*[]") if value else ""
+        if is_no_action(line):  # Action: None / N/A: it means to answer
+            continue
         m = _NAME.match(line)
         if not m or _FINAL_NAME.match(line.strip()):
             return None, {}
@@ -130,5 +143,8 @@ def _reply_call(content: str) -> tuple[str | None, dict | str]:
         else:
             rest = line[m.end():].strip()
             raw = rest.strip("()[]") if rest[:1] in ("(", "[", "{") else ""
+            kwargs = call_arguments(raw) if rest[:1] == "(" else None  # tool(city="Beijing")
+            if kwargs:
+                return m.group(0), kwargs
         return m.group(0), parse_input(raw)
-    return None, {}
+    return read_blob(content[:cut], parse_input) or (None, {})  # a bare JSON blob, no fields
