@@ -2,32 +2,43 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+# One pytest process (and its two workers) runs everything; the options are in pyproject.toml.
 PYTEST := $(PY) -m pytest -n 2 --dist loadscope
-NBVAL  := --nbval-current-env --nbval-cell-timeout=300
 
-.PHONY: lab test unit notebooks lessons bench lint clean
+.PHONY: lab workspace reset test unit notebooks lessons bench lint clean
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python 3.10 or newer is needed, found " + sys.version.split()[0])'
 	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "Could not create $(VENV). On Debian or Ubuntu: sudo apt install python3-venv, then run make again."; exit 1; }
 	$(PY) -m pip install --quiet --upgrade pip
 
-# Reinstall only when pyproject.toml changes.
+# Reinstall only when pyproject.toml changes. (Every editable install makes setuptools print an
+# information box about editable installs in general; it is not a warning, so it is kept quiet.)
+PIP_EDITABLE := PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install --quiet -e
+
 $(VENV)/.installed-lab: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+	$(PIP_EDITABLE) .
 	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PIP_EDITABLE) '.[test]'
 	@touch $@ $(VENV)/.installed-lab
 
-# Root (containers, some workshop machines) needs --allow-root; nobody else gets it.
-lab: $(VENV)/.installed-lab
-	$(VENV)/bin/jupyter lab lessons/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+# Your own copies of the lessons: workspace/ gets each lesson it lacks; nothing there is overwritten.
+workspace:
+	@$(PYTHON) scripts/workspace.py sync
 
+# A fresh copy of one lesson in workspace/; your version is kept in workspace/backups/.
+reset:
+	@$(PYTHON) scripts/workspace.py reset "$(LESSON)"
+
+# Root (containers, some workshop machines) needs --allow-root; nobody else gets it.
+lab: $(VENV)/.installed-lab workspace
+	$(VENV)/bin/jupyter lab workspace/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+
+# Unit tests, solved notebooks (outputs compared exactly) and lessons (run only); never workspace/.
 test: $(VENV)/.installed-test
-	$(PYTEST) tests solutions --nbval $(NBVAL)
-	$(PYTEST) lessons --nbval-lax $(NBVAL)
+	$(PYTEST)
 
 unit: $(VENV)/.installed-test
 	$(PYTEST) tests
@@ -47,9 +58,12 @@ lint: $(VENV)/.installed-test
 	$(PY) scripts/build_lessons.py --check
 	$(PY) scripts/sync_readme.py --check
 
+# langchain-core (the speed baseline) goes into the same environment; its pytest plugin is
+# switched off in pyproject.toml, so the test suite does not pay for it.
 bench: $(VENV)/.installed-test
-	$(PY) -m pip install --quiet -e '.[bench]'
+	$(PIP_EDITABLE) '.[bench]'
 	$(PY) benchmarks/bench_mock.py
+	$(PY) benchmarks/bench_test_time.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,62 @@ def test_readme_generated_blocks_are_up_to_date() -> None:
     result = subprocess.run([sys.executable, "scripts/sync_readme.py", "--check"], cwd=ROOT,
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# ---------------------------------------------------------------- the test suite's own set-up
+
+TEST_PLUGINS = {"nbval", "pytest-xdist"}
+"""The distributions whose pytest plugins the suite uses; any other plugin must be switched off."""
+
+
+def _blocked_plugins(config: pytest.Config) -> set[str]:
+    """The plugin names that pyproject's addopts switch off with `-p no:NAME`."""
+    return {arg.split(":", 1)[1] for arg in config.getini("addopts") if arg.startswith(("no:", "-pno:"))}
+
+
+def test_only_the_test_plugins_load(request: pytest.FixtureRequest) -> None:
+    config = request.config
+    blocked = _blocked_plugins(config)
+    assert "langsmith_plugin" in blocked  # langchain-core (make bench) installs it
+    loose = [f"{ep.name} (from {ep.dist.name})" for ep in metadata.entry_points(group="pytest11")
+             if ep.dist.name not in TEST_PLUGINS and ep.name not in blocked]
+    assert loose == [], f"add `-p no:NAME` to addopts in pyproject.toml for: {loose}"
+    assert not any(config.pluginmanager.has_plugin(name) for name in blocked - {"nbval"})
+    assert config.pluginmanager.has_plugin("nbval.plugin")
+
+
+def _root_conftest(config: pytest.Config) -> object:
+    """The repository's conftest.py module, as pytest loaded it."""
+    modules = [p for p in config.pluginmanager.get_plugins()
+               if Path(getattr(p, "__file__", "") or "") == ROOT / "conftest.py"]
+    assert len(modules) == 1, "pytest did not load the repository's conftest.py"
+    return modules[0]
+
+
+def test_lessons_run_without_output_comparison_and_solutions_with(
+        request: pytest.FixtureRequest) -> None:
+    from nbval.plugin import IPyNbFile
+
+    checks = {}
+    for folder in ("solutions", "lessons"):
+        path = sorted((ROOT / folder).glob("[0-9][0-9]_*.ipynb"))[0]
+        collector = IPyNbFile.from_parent(request.session, path=path)
+        request.config.hook.pytest_collectstart(collector=collector)
+        checks[folder] = {item.options["check"] for item in collector.collect()}
+    assert checks == {"solutions": {True}, "lessons": {False}}
+
+
+def test_the_grammar_module_is_imported_only_when_used(request: pytest.FixtureRequest, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    conftest = _root_conftest(request.config)
+    assert "rfc3987_syntax.syntax_helpers" not in sys.modules  # no grammar built at start-up
+    (tmp_path / "grammar_demo.py").write_text(
+        "LOADS = []\nLOADS.append(1)\n"
+        "def is_valid_syntax(term, value):\n    return (term, value, len(LOADS))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(conftest, "GRAMMAR_MODULE", "grammar_demo")
+    stand_in = conftest._deferred_grammar()
+    monkeypatch.setitem(sys.modules, "grammar_demo", stand_in)
+    assert stand_in.is_valid_syntax("iri", "http://a/b") == ("iri", "http://a/b", 1)
+    assert sys.modules["grammar_demo"] is not stand_in
+    assert stand_in.is_valid_syntax("iri_reference", "b") == ("iri_reference", "b", 1)

@@ -1,7 +1,9 @@
 """The notebook pipeline: injection into solved notebooks, stubbed lessons, --check, execution."""
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import inspect
 import subprocess
 import sys
@@ -123,9 +125,13 @@ def _load_cell(source: str, folder: Path, name: str) -> object:
 
 
 def _run_check(root: Path) -> subprocess.CompletedProcess:
-    """Run `build_lessons.py --check` on `root`."""
-    return subprocess.run([sys.executable, str(ROOT / "scripts" / "build_lessons.py"), "--check",
-                           "--root", str(root)], capture_output=True, text=True, timeout=120)
+    """Run `build_lessons.py --check` on `root`, in this process (a new one would spend its
+    start-up importing nbformat: a second per call)."""
+    args = ["--check", "--root", str(root)]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = build_lessons.main(args)
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def test_injection_refreshes_the_solved_notebook(repo: Path) -> None:
