@@ -10,8 +10,12 @@
 #
 # world/ is the simulated world the tools read; the model itself never imports it.
 #
-# `personas()` and `rulebook()` are functions defined in `mockllm.behaviour.personas`; they load on
-# first use, so `import mockllm` stays fast. (The persona table lives in a package named
+# serve/ (above protocol/) puts the mock behind HTTP: `openai_client()` and `async_openai_client()`
+# (real openai SDK clients, the mock as their transport) and `python -m mockllm serve`.
+#
+# `personas()` and `rulebook()` are functions defined in `mockllm.behaviour.personas`, and
+# `openai_client()` and `async_openai_client()` in `mockllm.serve.sdk`; they load on first use, so
+# `import mockllm` stays fast and never imports openai. (The persona table lives in a package named
 # `behaviour`, not `personas`, so the function `mockllm.personas` never clashes with a submodule.)
 from __future__ import annotations
 
@@ -22,20 +26,21 @@ from mockllm.protocol.errors import (APITimeoutError, MockAPIError, RateLimitErr
 __version__ = "0.1.0"   # kept equal to pyproject.toml's version (tests/test_layout.py checks it)
 
 __all__ = [
-    "MockLLM", "personas", "rulebook",
+    "MockLLM", "personas", "rulebook", "openai_client", "async_openai_client",
     "MockAPIError", "RateLimitError", "APITimeoutError", "ScriptExhaustedError",
 ]
 
-_LAZY = ("personas", "rulebook")
+_LAZY = {"personas": "mockllm.behaviour.personas", "rulebook": "mockllm.behaviour.personas",
+         "openai_client": "mockllm.serve.sdk", "async_openai_client": "mockllm.serve.sdk"}
 
 
 def __getattr__(name: str) -> object:
-    """`mockllm.personas` and `mockllm.rulebook`, imported on first use."""
+    """`mockllm.personas`, `rulebook`, `openai_client` and `async_openai_client`, imported on first use."""
     if name not in _LAZY:
         raise AttributeError(f"module 'mockllm' has no attribute {name!r}")
-    from mockllm.behaviour import personas as table
+    import importlib
 
-    return getattr(table, name)
+    return getattr(importlib.import_module(_LAZY[name]), name)
 
 
 def __dir__() -> list[str]:

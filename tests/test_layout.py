@@ -11,7 +11,8 @@ import mockllm
 
 ROOT = Path(mockllm.__file__).parent
 # Bottom to top: each part may import only itself and the parts before it.
-LAYERS = ("_hash", "world", "reading", "brain", "behaviour", "reply", "protocol", "mockllm")
+LAYERS = ("_hash", "world", "reading", "brain", "behaviour", "reply", "protocol", "serve", "mockllm",
+          "__main__")
 MAX_LINES = 350
 
 

@@ -1,0 +1,133 @@
+"""One HTTP request in, one `Answer` out: the only request handling, shared by the in-process
+transport (`transport.py`) and the ASGI server (`app.py`), so neither writes it twice.
+
+    POST /v1/chat/completions   the body is passed as `MockLLM.chat.completions.create(**body)`;
+                                the reply is `model_dump()` as JSON, or with "stream": true one
+                                `data: {chunk}` event per chunk and a final `data: [DONE]`
+    GET  /v1/models             the base model and one id per persona (models.py)
+    GET  /v1/models/{id}        one of them
+
+Errors come in the API's shape (answer.py) with its status codes: 400 for a request the mock
+rejects (the message names the field: the ValueError/TypeError of `create()`) or a body that is
+not a JSON object, 404 for an unknown path or model, 405 for a wrong method, 413 for a body over
+MAX_BODY bytes, 429 for a simulated rate limit and 408 for a simulated timeout (both with
+`retry-after`), 500 (type `server_error`) for anything unexpected: a bad request never ends the
+server.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from mockllm.serve.answer import (SSE, Answer, bad_request, dumps, error_answer, json_answer)
+from mockllm.serve.models import UnknownModel, model_card, model_list, parse_model
+from mockllm.serve.sessions import Sessions
+
+PREFIX = "/v1"
+MAX_BODY = 8 * 1024 * 1024
+"""The largest request body accepted, in bytes (HTTP 413 above it)."""
+RETRY_AFTER = "1"
+"""The `retry-after` header (seconds) of a simulated rate limit or timeout."""
+_ROUTES = {"/chat/completions": "POST", "/models": "GET"}
+_DONE = b"data: [DONE]\n\n"
+
+
+class Service:
+    """Answers HTTP requests with the MockLLMs of `sessions`."""
+
+    def __init__(self, sessions: Sessions) -> None:
+        self.sessions = sessions
+
+    def handle(self, method: str, path: str, headers: Mapping, body: bytes) -> Answer:
+        """Route one request and answer it; never raises."""
+        route = path[len(PREFIX):] if path.startswith(PREFIX + "/") else None
+        allowed = _ROUTES.get(route) or ("GET" if route and route.startswith("/models/") else None)
+        if allowed is None:
+            return error_answer(404, f"Invalid URL ({method} {path})")
+        if method != allowed:
+            return error_answer(405, f"Invalid method for URL ({method} {path})",
+                                headers={"allow": allowed})
+        if route == "/models":
+            return json_answer(200, model_list(self._created()))
+        if route.startswith("/models/"):
+            return self._model(route[len("/models/"):])
+        if len(body) > MAX_BODY:
+            return too_large()
+        return self.complete(headers, body)
+
+    def complete(self, headers: Mapping, body: bytes) -> Answer:
+        """Answer `POST /v1/chat/completions` with the body `body`."""
+        request = _parse_json(body)
+        if isinstance(request, Answer):
+            return request
+        try:
+            with self.sessions.lock:
+                client = self.sessions.client_for(headers, request)
+                result = client.chat.completions.create(**request)
+                if request.get("stream") is True:
+                    return _stream_answer(result)
+                return json_answer(200, result.model_dump())
+        except UnknownModel as error:
+            return error_answer(404, str(error), param="model", code="model_not_found", error=error)
+        except (ValueError, TypeError) as error:
+            return bad_request(error)
+        except Exception as error:  # a simulated failure, or a fault of the mock itself
+            return failure_answer(error)
+
+    def _model(self, model_id: str) -> Answer:
+        """`GET /v1/models/{id}`: the model card, or 404."""
+        try:
+            parse_model(model_id, self.sessions.persona, self.sessions.seed)
+        except UnknownModel as error:
+            return error_answer(404, str(error), param="model", code="model_not_found", error=error)
+        return json_answer(200, model_card(model_id, self._created()))
+
+    def _created(self) -> int:
+        """The `created` time of the model cards: the mock's frozen day."""
+        from mockllm.protocol.client import CREATED
+
+        return CREATED
+
+
+def too_large() -> Answer:
+    """HTTP 413 for a body over MAX_BODY bytes."""
+    return error_answer(413, f"The request body is larger than the limit of {MAX_BODY} bytes.",
+                        code="request_too_large")
+
+
+def _parse_json(body: bytes) -> dict | Answer:
+    """Decode the body as a JSON object, or return the 400 that says why it is not one."""
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError) as error:  # RecursionError: absurdly deep nesting
+        reason = "too deeply nested" if isinstance(error, RecursionError) else str(error)
+        return error_answer(400, "We could not parse the JSON body of your request "
+                                 f"({reason:.200}). The API expects a JSON object, e.g. "
+                                 '{"model": "mock-react", "messages": [...]}.', error=error)
+    if not isinstance(value, dict):
+        return error_answer(400, "The request body must be a JSON object, got "
+                                 f"{type(value).__name__}, e.g. "
+                                 '{"model": "mock-react", "messages": [...]}.')
+    return value
+
+
+def _stream_answer(stream: object) -> Answer:
+    """The chunks of a streamed reply as server-sent events, ending with `data: [DONE]`."""
+    events = [b"data: " + dumps(chunk.model_dump()) + b"\n\n" for chunk in stream]
+    events.append(_DONE)
+    return Answer(200, {"content-type": SSE, "cache-control": "no-cache"}, events)
+
+
+def failure_answer(error: Exception) -> Answer:
+    """HTTP 429 or 408 for a simulated failure; HTTP 500 for any other exception."""
+    from mockllm.protocol.errors import APITimeoutError, RateLimitError
+
+    retry = {"retry-after": RETRY_AFTER}
+    if isinstance(error, RateLimitError):
+        return error_answer(429, getattr(error, "message", str(error)), "requests",
+                            code="rate_limit_exceeded", headers=retry, error=error)
+    if isinstance(error, APITimeoutError):
+        return error_answer(408, getattr(error, "message", str(error)), "timeout",
+                            code="timeout", headers=retry, error=error)
+    return error_answer(500, f"The mock failed: {type(error).__name__}: {error}"[:2000],
+                        "server_error", error=error)

@@ -1,0 +1,79 @@
+"""`openai_client()` and `async_openai_client()`: real openai SDK clients whose HTTP is the mock.
+
+    from mockllm import openai_client
+    client = openai_client(persona="diligent", seed=0)      # an openai.OpenAI
+    client.chat.completions.create(model="mock-react", messages=[...])
+
+Everything the SDK does works as against the API (typed responses, `with_raw_response`,
+streaming and its helpers, `parse`, error classes), because the SDK itself builds and reads the
+HTTP messages; only the transport is the mock, in process (`transport.py`): no socket, no network.
+
+Retries: the SDK retries HTTP 408, 409, 429 and 5xx and timeouts by itself, `max_retries` times
+(openai's default is 2), sleeping between tries (about 0.5 s, doubling, at most 8 s, or the
+`retry-after` header the mock sends: 1 s). These clients default to `max_retries=0`, so a simulated
+failure (`failures={3: "rate_limit"}`) reaches the learner's own code, where the course's retry
+lesson handles it; pass `max_retries=2` to let the SDK hide it, as it does with the real API.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mockllm.serve.core import Service
+from mockllm.serve.sessions import Sessions
+
+if TYPE_CHECKING:
+    import openai
+
+BASE_URL = "http://mockllm.local/v1"
+"""The base URL the clients use; no request ever leaves the process."""
+API_KEY = "mock"
+
+
+def openai_client(persona: str | None = "diligent", seed: int = 0, *,
+                  quirks: dict[str, list[int]] | None = None,
+                  failures: dict[int, str] | None = None, clock: object = None,
+                  max_retries: int = 0, **sdk_options: object) -> openai.OpenAI:
+    """Return an `openai.OpenAI` client served by one `MockLLM(persona, seed, ...)` in process.
+
+    `sdk_options` go to `openai.OpenAI(...)` (e.g. `timeout=`, `default_headers=`).
+    """
+    openai, httpx2 = _sdk()
+    from mockllm.serve.transport import mock_transport
+
+    transport = mock_transport(_service(persona, seed, quirks, failures, clock))
+    return openai.OpenAI(api_key=API_KEY, base_url=BASE_URL, max_retries=max_retries,
+                         http_client=httpx2.Client(transport=transport), **sdk_options)
+
+
+def async_openai_client(persona: str | None = "diligent", seed: int = 0, *,
+                        quirks: dict[str, list[int]] | None = None,
+                        failures: dict[int, str] | None = None, clock: object = None,
+                        max_retries: int = 0, **sdk_options: object) -> openai.AsyncOpenAI:
+    """Return an `openai.AsyncOpenAI` client served by one `MockLLM(persona, seed, ...)` in process."""
+    openai, httpx2 = _sdk()
+    from mockllm.serve.transport import mock_transport
+
+    transport = mock_transport(_service(persona, seed, quirks, failures, clock))
+    return openai.AsyncOpenAI(api_key=API_KEY, base_url=BASE_URL, max_retries=max_retries,
+                              http_client=httpx2.AsyncClient(transport=transport), **sdk_options)
+
+
+def _service(persona: str | None, seed: int, quirks: object, failures: object,
+             clock: object) -> Service:
+    """One client's service: one conversation, so one MockLLM and one call counter."""
+    options = {"persona": persona, "seed": seed, "quirks": quirks, "failures": failures,
+               "clock": clock}
+    return Service(Sessions(options))
+
+
+def _sdk() -> tuple:
+    """(openai, httpx2), or an ImportError that says how to install them."""
+    try:
+        import httpx2
+        import openai
+    except ImportError as error:
+        raise ImportError(
+            "mockllm.openai_client() and async_openai_client() need the openai package, which "
+            "the course installs only for tests: pip install openai (or pip install -e '.[test]')."
+        ) from error
+    return openai, httpx2

@@ -1,0 +1,82 @@
+"""Which `MockLLM` serves a request, and so whose call counter `failures={3: ...}` counts.
+
+The reply itself is a pure function of the request (messages, tools, persona, seed): the only state
+is a client's call counter, which decides which call raises a simulated failure. So a "session" is
+one MockLLM per (conversation, persona, seed):
+
+- in process (`openai_client()`), the conversation is the client: one openai client, one counter,
+  exactly as with one `MockLLM`;
+- over HTTP, the conversation is named by the `x-mock-session` header when the client sends one,
+  else it is the digest of the first message and the first user message (one agent run on one
+  question: its system prompt and question stay the same while the history grows). Two clients
+  never share a counter unless they send the same header or the very same opening messages.
+
+At most `capacity` sessions are kept; the least recently used one is dropped first.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+
+from mockllm.serve.models import parse_model
+
+CAPACITY = 1024
+SESSION_HEADER = "x-mock-session"
+
+ConversationOf = Callable[[Mapping, dict], str]
+
+
+def one_conversation(headers: Mapping, body: dict) -> str:
+    """The in-process rule: every request of a client belongs to the client's one conversation."""
+    return ""
+
+
+def conversation_key(headers: Mapping, body: dict) -> str:
+    """The server's rule: the `x-mock-session` header, else a digest of the opening messages."""
+    session = headers.get(SESSION_HEADER)
+    if session:
+        return "session:" + session
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return "no-messages"
+    user = next((m for m in messages if isinstance(m, dict) and m.get("role") == "user"), None)
+    import hashlib
+
+    from mockllm.serve.answer import dumps
+
+    return "opening:" + hashlib.blake2b(dumps([messages[0], user]), digest_size=16).hexdigest()
+
+
+class Sessions:
+    """The MockLLMs behind a transport or a server, one per (conversation, persona, seed)."""
+
+    def __init__(self, options: Mapping, conversation_of: ConversationOf = one_conversation,
+                 capacity: int = CAPACITY) -> None:
+        from mockllm.protocol.client import MockLLM
+
+        self._make = MockLLM
+        self._options = dict(options)
+        default = MockLLM(**self._options)  # checks the options now, not at the first request
+        self.persona, self.seed = default.persona, default.seed
+        self._conversation_of = conversation_of
+        self._capacity = capacity
+        self._clients: OrderedDict[tuple, object] = OrderedDict({("", self.persona, self.seed): default})
+        self.lock = threading.Lock()
+
+    def client_for(self, headers: Mapping, body: dict) -> object:
+        """Return the MockLLM that serves `body` (UnknownModel for a bad persona or seed part)."""
+        model = body.get("model")
+        persona, seed = self.persona, self.seed
+        if isinstance(model, str):
+            persona, seed = parse_model(model, persona, seed)
+        key = (self._conversation_of(headers, body), persona, seed)
+        client = self._clients.get(key)
+        if client is None:
+            client = self._make(**{**self._options, "persona": persona, "seed": seed})
+            self._clients[key] = client
+            if len(self._clients) > self._capacity:
+                self._clients.popitem(last=False)
+        else:
+            self._clients.move_to_end(key)
+        return client
