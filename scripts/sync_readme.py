@@ -1,6 +1,9 @@
-"""Regenerate the README's generated blocks: the client example's output and the rulebook.
+"""Regenerate the generated blocks of README.md and docs/mock.md from mockllm itself.
 
-Usage: python scripts/sync_readme.py [--check]   (--check exits 1 when README.md is stale)
+Usage: python scripts/sync_readme.py [--check]   (--check exits 1 when a file is stale)
+
+README.md holds the three-line client example; docs/mock.md the call with a tool, its `x_mock`
+explanation and the rulebook. Each block sits between `<!-- NAME:start -->` and `<!-- NAME:end -->`.
 """
 from __future__ import annotations
 
@@ -13,6 +16,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+MOCK_DOC = ROOT / "docs" / "mock.md"
+BLOCKS = {README: ("example",), MOCK_DOC: ("example_tools", "explanation", "rulebook")}
+"""Which generated blocks each file holds."""
+
+
 def _three_lines():
     from mockllm import MockLLM
     client = MockLLM(persona="diligent", seed=0)
@@ -42,7 +50,7 @@ def _shown(example) -> str:
 
 
 def example_blocks() -> dict[str, str]:
-    """The README's client examples (run here), their outputs and an explanation field."""
+    """The client examples (run here), their outputs and the second one's explanation field."""
     explanation = json.dumps(_with_tools().model_dump()["x_mock"], indent=2, ensure_ascii=False)
     return {"example": _shown(_three_lines), "example_tools": _shown(_with_tools),
             "explanation": f"```json\n{explanation}\n```"}
@@ -55,28 +63,31 @@ def rulebook_block() -> str:
     return rulebook_markdown().strip()
 
 
-def render(text: str) -> str:
-    """Return README text with every generated block filled in."""
+def render(text: str, names: tuple[str, ...], label: str = "README.md") -> str:
+    """Return `text` with the generated blocks `names` filled in."""
     blocks = {**example_blocks(), "rulebook": rulebook_block()}
-    for name, body in blocks.items():
+    for name in names:
         pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
         if not pattern.search(text):
-            raise SystemExit(f"README.md lacks the markers <!-- {name}:start --> / <!-- {name}:end -->")
-        text = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
+            raise SystemExit(f"{label} lacks the markers <!-- {name}:start --> / <!-- {name}:end -->")
+        text = pattern.sub(lambda m: m.group(1) + blocks[name] + "\n" + m.group(2), text)
     return text
 
 
 def main(argv: list[str]) -> int:
-    """Write README.md, or with --check report whether it is up to date."""
-    old = README.read_text(encoding="utf-8")
-    new = render(old)
-    if "--check" in argv:
+    """Write the files, or with --check report which ones are out of date."""
+    stale = []
+    for path, names in BLOCKS.items():
+        label = path.relative_to(ROOT).as_posix()
+        old = path.read_text(encoding="utf-8")
+        new = render(old, names, label)
         if new != old:
-            print("README.md is out of date with mockllm: run `make lessons`")
-            return 1
-        return 0
-    if new != old:
-        README.write_text(new, encoding="utf-8")
+            stale.append(label)
+            if "--check" not in argv:
+                path.write_text(new, encoding="utf-8")
+    if "--check" in argv and stale:
+        print(f"{', '.join(stale)} out of date with mockllm: run `make lessons`")
+        return 1
     return 0
 
 

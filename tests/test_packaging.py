@@ -78,6 +78,28 @@ def test_readme_generated_blocks_are_up_to_date() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_readme_starts_with_the_learners_path() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    steps = ["make lab", "token", "workspace/00_welcome.ipynb", "second terminal",
+             "make reset LESSON=03", "python scripts/workspace.py sync", "## Lessons",
+             "docs/mock.md", "## How this repository works"]
+    missing = [step for step in steps if step not in text]
+    assert missing == [], f"README.md no longer says: {missing}"
+    places = [text.index(step) for step in steps]
+    assert places == sorted(places), "README.md: the learner's path comes first, the internals last"
+
+
+def test_readme_links_resolve_and_map_every_lesson() -> None:
+    for doc in (ROOT / "README.md", ROOT / "docs" / "mock.md"):
+        text = doc.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if not re.match(r"https?://|#", target):
+                assert (doc.parent / target.split("#")[0]).exists(), f"{doc.name}: dead link {target}"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for lesson in sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb")):
+        assert f"](lessons/{lesson.name})" in readme, f"README.md's lesson map lacks {lesson.name}"
+
+
 # ---------------------------------------------------------------- the test suite's own set-up
 
 TEST_PLUGINS = {"nbval", "pytest-xdist"}
