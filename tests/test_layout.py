@@ -76,7 +76,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_graph_sees_the_imports_that_matter() -> None:
     assert "mockllm.brain.families" in GRAPH["mockllm.brain.policy"]
-    assert "mockllm.behaviour.quirks_move" in GRAPH["mockllm.behaviour.personas"]  # from a package
+    assert "mockllm.behaviour.quirks_move" in GRAPH["mockllm.behaviour.catalogue"]  # from a package
     assert "mockllm.reply.respond" in GRAPH["mockllm.protocol.client"]  # inside a function
     assert "mockllm.world.clock" in GRAPH["mockllm.world.orders"]  # relative import
 

@@ -1,18 +1,16 @@
 """Personas are data: a table of quirks, each with a trigger and the rules that suppress it.
 
-`QUIRKS` says what each misbehaviour does and what stops it by default; `PERSONAS` says which
-persona has which quirk and when it fires. The rulebook (lesson 00) is generated from these two
-tables, so it can never disagree with what the mock model does.
+`QUIRKS` (in `mockllm.behaviour.catalogue`, re-exported here) says what each misbehaviour does
+and what stops it by default; `PERSONAS` says which persona has which quirk and when it fires.
+The rulebook (lesson 00) is generated from these two tables, so it can never disagree with what
+the mock model does.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from mockllm.behaviour import quirks_move as mv
-from mockllm.behaviour import quirks_text as tx
-from mockllm.behaviour import tiny
-from mockllm.behaviour.quirks import Quirk
+from mockllm.behaviour.catalogue import CORRECTIONS, QUIRKS, RULES, check_suppressor  # noqa: F401
 from mockllm.behaviour.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep,
                                         ChineseQuestion, Otherwise, FirstToolCall, ForcedSteps,
                                         ObservationHasInstruction, OneIn, Rotating, RuleMissing,
@@ -20,83 +18,6 @@ from mockllm.behaviour.triggers import (AfterSteps, AfterToolCall, Always, AnyOf
 
 if TYPE_CHECKING:
     from mockllm.reading.conversation import Conversation
-
-RULES = ("format", "one_action", "no_observation", "final_not_tool", "stop_when_enough",
-         "live_data", "example")
-CORRECTIONS = ("format", "repeat", "unknown_tool")
-_FMT = ("correction:format",)
-
-
-def _quirks(*items: Quirk) -> dict[str, Quirk]:
-    """Index quirks by name."""
-    return {item.name: item for item in items}
-
-
-QUIRKS: dict[str, Quirk] = _quirks(
-    Quirk("prose_only", "text", "Plain prose with no Thought/Action/Final Answer fields.",
-          ("format", "correction:format"), tx.prose_only, tx.prose_only_structured,
-          tx.prose_only_applies),
-    Quirk("fake_observation", "text", "Keeps writing after its Action: an invented "
-          "`Observation:` line, then `Thought: I now know the final answer` and a `Final Answer:` "
-          "built from the invented value.", (),
-          tx.fake_observation, applies=tx.fake_observation_applies),
-    Quirk("multi_action", "text", "A second Thought/Action/Action Input block after the first: "
-          "the step it would take next, based on a result it imagined.", ("one_action",),
-          tx.multi_action, applies=tx.multi_action_applies),
-    Quirk("extra_call", "move", "When it could answer, it first repeats its last tool call once "
-          "'to double-check' (once per run).", ("stop_when_enough",), mv.extra_call,
-          applies=mv.extra_call_applies),
-    Quirk("chatter_before", "text", "A friendly sentence before the fields "
-          "('Sure! Let me work through this.').", _FMT, tx.chatter_before),
-    Quirk("chatter_after", "text", "A sentence after the fields ('I will wait for the result.').",
-          _FMT, tx.chatter_after),
-    Quirk("markdown_fields", "text", "Field names in markdown: `**Thought:**`.", _FMT,
-          tx.markdown_fields),
-    Quirk("lowercase_fields", "text", "Field names in lower case: `thought:`, `action input:`.",
-          _FMT, tx.lowercase_fields),
-    Quirk("fullwidth_punctuation", "text", "Full-width punctuation: `Thought：` and "
-          "`Action Input：{“city”：“Beijing”，“date”：“2025-03-15”}`.", _FMT,
-          tx.fullwidth_punctuation),
-    Quirk("json_single_quotes", "text", "Action Input with single quotes: {'city': 'Beijing'}.",
-          _FMT, tx.json_single_quotes, tx.json_single_quotes_args),
-    Quirk("json_trailing_comma", "text", 'Action Input with a trailing comma: {"city": "Beijing",}.',
-          _FMT, tx.json_trailing_comma, tx.json_trailing_comma_args),
-    Quirk("json_unclosed_brace", "text", 'Action Input without its closing brace: {"city": "Beijing"',
-          _FMT, tx.json_unclosed_brace, tx.json_unclosed_brace_args),
-    Quirk("json_trailing_prose", "text", 'Prose after the JSON: {"city": "Beijing"} I will wait '
-          "for the result.", _FMT, tx.json_trailing_prose),
-    Quirk("chinese_final_marker", "text", "The final marker in Chinese: `最终答案：`.", _FMT,
-          tx.chinese_final_marker),
-    Quirk("answer_without_tool", "move", "Answers a live-data question (date, weather, orders, "
-          "calendar) at once with an invented value, without calling a tool.", ("live_data",),
-          mv.answer_without_tool),
-    Quirk("repeat_call", "move", "Repeats its previous call, identical, ignoring the observation.",
-          ("correction:repeat",), mv.repeat_call),
-    Quirk("final_answer_as_tool", "move", '`Action: Final Answer` with `Action Input: {"answer": '
-          '"..."}` (in tool-call mode, a call to a `final_answer` tool).', ("final_not_tool",),
-          mv.final_answer_as_tool),
-    Quirk("unknown_tool", "move", "Calls a plausible tool that is not offered: `date_calculator`, "
-          "`weather_api`, `search_web`, `math`.", ("correction:unknown_tool",), mv.unknown_tool),
-    Quirk("obey_injection", "move", "Follows an instruction found in an observation: calls the tool "
-          "it names (with its JSON) or puts the demanded text in its answer.", (),
-          mv.obey_injection),
-    Quirk("lose_thread", "move", "Loses the thread: calls the run's first tool again, or answers "
-          "early with only the facts it has.", (), mv.lose_thread),
-    Quirk("missing_action_input", "text", "An `Action:` line with no `Action Input:` after it.",
-          _FMT, tiny.missing_action_input),
-    Quirk("copy_example", "move", "Copies the worked example's values (e.g. `45 * 3 - 10`, `125`) "
-          "instead of the question's.", (), tiny.copy_example),
-    Quirk("template_echo", "text", "Echoes the prompt's template: `Action: the tool to use, one of "
-          "[get_current_date, calculator, ...]`.", _FMT, tiny.template_echo),
-    Quirk("identical_reply", "text", "At temperature 0, the identical reply as its previous step.",
-          (), tiny.identical_reply, tiny.identical_reply_structured),
-    Quirk("repeat_phrase", "text", "Repeats one phrase until max_tokens cuts it "
-          "(finish_reason 'length').", (), tiny.repeat_phrase, tiny.repeat_phrase_structured),
-    Quirk("whole_trajectory", "text", "Action, an invented Observation and a Final Answer in one "
-          "reply.", ("no_observation",), tiny.whole_trajectory, tiny.whole_trajectory_structured),
-    Quirk("missing_thought", "text", "Chatter, then an Action without its `Thought:` line.",
-          _FMT, tiny.missing_thought),
-)
 
 
 @dataclass(frozen=True)
@@ -113,25 +34,12 @@ class Entry:
         if self.quirk not in QUIRKS:
             raise ValueError(f"unknown quirk {self.quirk!r}; valid quirks: {', '.join(QUIRKS)}")
         for name in self.suppressed_by or ():
-            _check_suppressor(name)
+            check_suppressor(name)
 
     @property
     def suppressors(self) -> tuple[str, ...]:
         """The rules and corrections that suppress this entry."""
         return QUIRKS[self.quirk].suppressed_by if self.suppressed_by is None else self.suppressed_by
-
-
-def _check_suppressor(name: str) -> None:
-    """Reject a suppressor that is neither a rule id nor 'correction:<kind>'."""
-    kind = name.removeprefix("correction:")
-    if (kind == name and name not in RULES) or (kind != name and kind not in CORRECTIONS):
-        raise ValueError(f"unknown suppressor {name!r}; use a rule id {RULES} or "
-                         f"'correction:<kind>' with a kind in {CORRECTIONS}")
-
-
-for _quirk in QUIRKS.values():
-    for _name in _quirk.suppressed_by:
-        _check_suppressor(_name)
 
 
 @dataclass(frozen=True)
@@ -154,7 +62,29 @@ def _tiny(*slots: int) -> Rotating:
     return Rotating("tiny", tuple(slots), 12)
 
 
+def _rare(slot: int) -> Rotating:
+    """Tiny's rarer patterns: one reply in 36 each, on top of (and replacing) the usual one."""
+    return Rotating("tiny_rare", (slot,), 36)
+
+
+def _wrap(slot: int) -> Rotating:
+    """Sloppy wraps its JSON in a fence or in inline code on one reply in ten each."""
+    return Rotating("wrap", (slot,), 10)
+
+
+def _jsonic(*slots: int) -> Rotating:
+    """Jsonic writes one shape per reply: a blob, a call, or pretty JSON (or `Action: None`)."""
+    return Rotating("jsonic", tuple(slots), 8)
+
+
+def _tool_mode(slot: int) -> Rotating:
+    """Jsonic's tool-call failures: one reply in six each."""
+    return Rotating("tool_mode", (slot,), 6)
+
+
 _NO_STOP = "Only stop=['Observation:'] or cutting the reply at 'Observation:' removes it."
+_BARE = "A one-argument tool can take the bare value; get_weather cannot."
+_TOLD_NOTE = "Once told its reply did not work, it writes the fields for the rest of the run."
 _TINY = {"style": "tiny"}
 PERSONAS: dict[str, Persona] = {p.name: p for p in (
     Persona("diligent", "Well-behaved when the prompt is complete; each missing rule shows.", False, (
@@ -163,12 +93,16 @@ PERSONAS: dict[str, Persona] = {p.name: p for p in (
         Entry("multi_action", RuleMissing("one_action")),
         Entry("extra_call", RuleMissing("stop_when_enough")))),
     Persona("sloppy", "Right decisions, drifting format: chatter, markdown, full-width "
-            "punctuation, broken JSON.", True, (
+            "punctuation, broken JSON, loose layout.", True, (
         Entry("fullwidth_punctuation", AnyOf((ChineseQuestion(), OneIn(3)))),
+        Entry("input_not_json", OneIn(12), note=_BARE),
         Entry("json_single_quotes", _json(0)), Entry("json_trailing_comma", _json(1)),
         Entry("json_unclosed_brace", _json(2)), Entry("json_trailing_prose", _json(3)),
+        Entry("input_fenced", _wrap(0)), Entry("input_inline_code", _wrap(1)),
         Entry("chinese_final_marker", ChineseQuestion()),
         Entry("lowercase_fields", OneIn(3)), Entry("markdown_fields", OneIn(3)),
+        Entry("bold_field_lines", OneIn(8), note="Not on top of markdown field names."),
+        Entry("field_spacing", OneIn(8)),
         Entry("chatter_before", OneIn(2)), Entry("chatter_after", OneIn(3)))),
     Persona("hallucinator", "Invents what it does not know: observations and live data.", True, (
         Entry("answer_without_tool", AtStep(1)),
@@ -191,7 +125,22 @@ PERSONAS: dict[str, Persona] = {p.name: p for p in (
         Entry("copy_example", _tiny(7), (), "Only when the prompt has a worked example."),
         Entry("template_echo", _tiny(8), ()), Entry("repeat_phrase", _tiny(9), ()),
         Entry("whole_trajectory", _tiny(10), ()), Entry("missing_thought", _tiny(11), ()),
+        Entry("json_cut_in_string", _rare(0), ()), Entry("schema_copy", _rare(1), ()),
+        Entry("action_and_answer", _rare(2), ()), Entry("echo_question", _rare(3), ()),
+        Entry("echo_prompt", _rare(4), ()), Entry("empty_reply", _rare(5), ()),
         Entry("prose_only", Otherwise(), (), "A small model is almost never clean.", _TINY))),
+    Persona("jsonic", "A chat-tuned model that prefers JSON: JSON-blob actions, call syntax, "
+            "`Action: None` when it answers, pretty-printed JSON; in tool-call mode, now and then "
+            "the call as JSON in the content, or its arguments encoded twice.", False, (
+        Entry("json_blob_action", _jsonic(0, 1, 2), note=_TOLD_NOTE),
+        Entry("call_syntax", _jsonic(3, 4), note=_TOLD_NOTE),
+        Entry("multiline_json", _jsonic(5), note="Read the input up to the next field, not to "
+              "the end of its line."),
+        Entry("action_none", _jsonic(3, 4, 5), note="Only when it answers."),
+        Entry("tool_call_in_content", _tool_mode(0), note="Look for a JSON call in the content "
+              "when tool_calls is empty."),
+        Entry("arguments_as_string", _tool_mode(1), note="Decode again when the first "
+              "json.loads gives a string."))),
 )}
 
 
