@@ -150,9 +150,48 @@ def test_stream_concatenates_to_the_same_content() -> None:
     assert chunks[0].choices[0].delta.role == "assistant"
     assert "".join(chunk.choices[0].delta.content or "" for chunk in chunks) == whole.choices[0].message.content
     assert [chunk.choices[0].finish_reason for chunk in chunks][-2:] == [None, "stop"]
-    assert chunks[-1].usage == whole.usage
-    assert all(chunk.usage is None for chunk in chunks[:-1])
+    assert all(chunk.usage is None and "usage" not in chunk.to_dict() for chunk in chunks)
     assert all(chunk.x_mock == whole.x_mock for chunk in chunks)
+
+
+def test_stream_usage_only_with_include_usage_in_a_last_chunk_without_choices() -> None:
+    whole = _ask([FABRICATED], stop=["Observation:"])
+    chunks = list(_ask([FABRICATED], stop=["Observation:"], stream=True,
+                       stream_options={"include_usage": True}))
+    assert chunks[-1].choices == [] and chunks[-1].usage == whole.usage
+    assert chunks[-2].choices[0].finish_reason == "stop"
+    assert all(chunk.usage is None and chunk.to_dict()["usage"] is None for chunk in chunks[:-1])
+    plain = list(_ask([FABRICATED], stop=["Observation:"], stream=True, stream_options={}))
+    assert len(plain) == len(chunks) - 1 and plain[-1].choices[0].finish_reason == "stop"
+
+
+def test_a_loop_written_for_the_real_api_reads_the_stream() -> None:
+    """The usual consumer: text from chunks that have choices, usage from the one that has it."""
+    text, usage, finish = "", None, None
+    stream = _ask([FABRICATED], stream=True, stream_options={"include_usage": True})
+    for chunk in stream:
+        if chunk.choices:
+            text += chunk.choices[0].delta.content or ""
+            finish = chunk.choices[0].finish_reason or finish
+        if chunk.usage:
+            usage = chunk.usage
+    assert (text, finish) == (FABRICATED, "stop")
+    assert usage == _ask([FABRICATED]).usage
+
+
+def test_streamed_tool_call_deltas_carry_only_what_they_add() -> None:
+    chunks = list(_ask([WEATHER_CALL], stream=True))
+    wire = [chunk.to_dict()["choices"][0]["delta"] for chunk in chunks]
+    call = _ask([WEATHER_CALL]).choices[0].message.tool_calls[0]
+    assert wire[0] == {"role": "assistant", "content": None, "refusal": None, "tool_calls": [
+        {"index": 0, "id": call.id, "type": "function",
+         "function": {"name": "get_weather", "arguments": ""}}]}
+    pieces = [delta["tool_calls"][0] for delta in wire[1:-1]]
+    assert pieces and all(set(piece) == {"index", "function"} and set(piece["function"]) == {"arguments"}
+                          for piece in pieces)
+    assert "".join(piece["function"]["arguments"] for piece in pieces) == call.function.arguments
+    assert wire[-1] == {} and chunks[-1].choices[0].finish_reason == "tool_calls"
+    assert chunks[1].choices[0].delta.tool_calls[0].id is None  # unset fields still read as None
 
 
 def test_stream_of_tool_calls_reassembles() -> None:
@@ -197,7 +236,7 @@ def test_failures_fire_on_their_call_and_do_not_use_up_the_script() -> None:
 
 def test_unknown_openai_options_are_ignored_and_n_1_is_fine() -> None:
     plain = _ask(["ok"])
-    same = _ask(["ok"], top_p=0.1, seed=42, n=1, presence_penalty=0.5, stream_options={"include_usage": True})
+    same = _ask(["ok"], top_p=0.1, seed=42, n=1, presence_penalty=0.5, user="learner", store=False)
     assert same.model_dump() == plain.model_dump()
 
 

@@ -1,38 +1,24 @@
 """`MockLLM`: an offline client shaped like `openai.OpenAI()` for `chat.completions.create`.
 
-One request flows one way: validate -> maybe a simulated failure -> the next scripted reply, or
-read the conversation and respond as the persona -> apply stop / max_tokens -> the response.
+One request flows one way: check the keywords (`params`) and the request (`validate`) -> maybe
+a simulated failure -> the next scripted reply, or read the conversation and respond as the
+persona -> make the reply obey `tool_choice` and `response_format` (`tool_choice`, `formats`)
+-> apply stop / max_tokens, count usage, add logprobs (`completion`) -> the response, or a
+`Stream` of chunks (`stream`). Scripted replies are replayed as written: `tool_choice` and
+`response_format` do not rewrite them (stop and max_tokens still apply).
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
+from mockllm.protocol.completion import CREATED, Draft, build_completion
 from mockllm.protocol.errors import ScriptExhaustedError, check_failures, simulated_failure
-from mockllm.protocol.tokens import _count, count_tokens, truncate_tokens
-from mockllm.protocol.types import (
-    ChatCompletion, ChatCompletionMessage, ChatCompletionMessageToolCall, Choice, CompletionUsage,
-    Function, Stream, stream_chunks,
-)
-from mockllm.protocol.validate import (
-    Request, check_persona, check_quirks, check_seed, validate_request,
-)
+from mockllm.protocol.options import check_clock, check_persona, check_quirks, check_seed
+from mockllm.protocol.params import check_params
+from mockllm.protocol.types import ChatCompletion
+from mockllm.protocol.validate import Request, validate_request
 
-CREATED = 1741910400
-"""`created` of every response: 2025-03-14T00:00:00Z, the world's frozen "today" (or the clock's)."""
-_EPOCH_ORDINAL = 719163  # date(1970, 1, 1).toordinal()
-SYSTEM_FINGERPRINT = "fp_mockllm_1"
-PER_MESSAGE_TOKENS = 4
-"""Prompt tokens each message costs besides its content (role and separators)."""
-REPLY_PRIMING_TOKENS = 3
-"""Prompt tokens that start the assistant's reply."""
-IGNORED_OPTIONS = frozenset({
-    "audio", "extra_body", "extra_headers", "extra_query", "frequency_penalty", "function_call",
-    "functions", "logit_bias", "logprobs", "metadata", "modalities", "parallel_tool_calls",
-    "prediction", "presence_penalty", "prompt_cache_key", "reasoning_effort", "response_format",
-    "safety_identifier", "seed", "service_tier", "store", "stream_options", "timeout",
-    "top_logprobs", "top_p", "user", "verbosity", "web_search_options",
-})
-"""Parameters of openai's `create()` that the mock accepts and ignores."""
+__all__ = ["MockLLM", "Chat", "Completions", "CREATED"]
 
 
 class MockLLM:
@@ -42,9 +28,10 @@ class MockLLM:
     calls (requests rejected by validation never reach the model and are not counted). It
     decides which call raises a simulated failure (`failures={3: "rate_limit"}`) and, in
     scripted mode, which reply comes next. Everything else is a pure function of the request.
-    `clock` (a `mockllm.world.Clock`) only sets the `created` day of responses: the model
-    learns the date from tools, as a real one does. `persona=None` means no persona quirks,
-    only the ones forced with `quirks={name: [step, ...]}`.
+    `clock` (a `mockllm.world.Clock`) only sets the `created` day of responses (and the dates
+    the protocol layer writes into forced tool arguments): the model learns the date from tools,
+    as a real one does. `persona=None` means no persona quirks, only the ones forced with
+    `quirks={name: [step, ...]}`.
     """
 
     def __init__(self, persona: str = "diligent", seed: int = 0,
@@ -71,8 +58,9 @@ class MockLLM:
         self.seed = seed
         self.quirks = quirks
         self.failures = check_failures(failures)
+        day = check_clock(clock)
         self.clock = clock
-        self._created = _created(clock)
+        self._created = CREATED if day is None else day
         self._script = script
         self._calls = 0
         self.chat = Chat(self)
@@ -87,12 +75,13 @@ class MockLLM:
             return f"MockLLM.from_script(<{len(self._script)} replies>, calls={self._calls})"
         return f"MockLLM(persona={self.persona!r}, seed={self.seed}, calls={self._calls})"
 
-    def _complete(self, request: Request) -> ChatCompletion | Stream:
+    def _complete(self, request: Request) -> object:
         """Run one checked request through the pipeline."""
         self._calls += 1
         call = self._calls
         if call in self.failures:
             raise simulated_failure(self.failures[call], call)
+        adjusted: list[str] = []
         if self._script is not None:
             from mockllm.protocol.script import script_explanation
 
@@ -100,10 +89,15 @@ class MockLLM:
             reply, explanation = self._scripted(step), script_explanation(step, self.seed)
             id_parts: tuple = ("script", step)
         else:
-            reply = self._respond(request)
+            reply, question = self._respond(request)
             explanation, id_parts = reply.explanation, ("policy", self.persona, self.seed, self.quirks)
-        completion = build_completion(request, reply, explanation, id_parts, self._created)
-        return Stream(stream_chunks(completion)) if request.stream else completion
+            reply = self._obey(request, reply, question, adjusted)
+        completion = build_completion(request, reply, explanation, id_parts, self._created, adjusted)
+        if not request.stream:
+            return completion
+        from mockllm.protocol.stream import Stream, stream_chunks
+
+        return Stream(stream_chunks(completion, request.include_usage))
 
     def _scripted(self, step: int) -> object:
         """Return scripted reply number `step` (1-based), or raise ScriptExhaustedError."""
@@ -113,13 +107,40 @@ class MockLLM:
             raise ScriptExhaustedError(exhausted_message(len(self._script)))
         return self._script[step - 1]
 
-    def _respond(self, request: Request) -> object:
-        """Policy mode: read the conversation and let the persona respond."""
+    def _respond(self, request: Request) -> tuple[object, str]:
+        """Policy mode: read the conversation and let the persona respond; (reply, question)."""
         read_conversation, respond = _policy()
         tools = None if request.tool_choice == "none" else request.tools
         conversation = read_conversation(request.messages, tools)
-        return respond(conversation, persona=self.persona, seed=self.seed, quirks=self.quirks,
-                       temperature=request.temperature)
+        reply = respond(conversation, persona=self.persona, seed=self.seed, quirks=self.quirks,
+                        temperature=request.temperature)
+        return reply, conversation.question
+
+    def _obey(self, request: Request, reply: object, question: str, adjusted: list[str]) -> object:
+        """The reply made to obey tool_choice, parallel_tool_calls and response_format."""
+        if request.tools is None and request.response_format is None:
+            return reply
+        content, calls = reply.content, tuple(reply.tool_calls)
+        today = _iso_day(self._created)
+        if request.tools is not None and request.tool_choice != "none":
+            from mockllm.protocol.tool_choice import apply_tool_choice
+
+            content, calls, notes = apply_tool_choice(request.tool_choice, request.parallel_tool_calls,
+                                                      request.tools, content, calls, question, today)
+            adjusted += notes
+        if request.response_format is not None and content is not None:
+            from mockllm.protocol.formats import formatted
+
+            content, note = formatted(request.response_format, content, question, today)
+            adjusted.append(note)
+        return Draft(content, calls)
+
+
+def _iso_day(created: int) -> str:
+    """The 'YYYY-MM-DD' of a `created` timestamp (midnight UTC)."""
+    import datetime
+
+    return datetime.date.fromordinal(719163 + created // 86400).isoformat()
 
 
 @lru_cache(maxsize=1)
@@ -130,47 +151,22 @@ def _policy() -> tuple:
     return read_conversation, respond
 
 
-@lru_cache(maxsize=1)
-def _hashing() -> tuple:
-    """(stable_id, stable_int, hashlib.blake2b), imported on first use: `import mockllm` stays fast."""
-    import hashlib
-    from mockllm._hash import stable_id, stable_int
-    return stable_id, stable_int, hashlib.blake2b
-
-
-def _created(clock: object) -> int:
-    """Return the `created` timestamp: midnight UTC of the clock's day (CREATED without a clock)."""
-    if clock is None:
-        return CREATED
-    if not callable(getattr(clock, "today", None)):
-        raise TypeError(f"Invalid type for 'clock': expected None or a mockllm.world.Clock, "
-                        f"got {clock!r:.60}.")
-    return (clock.today().toordinal() - _EPOCH_ORDINAL) * 86400
-
-
 class Completions:
     """`client.chat.completions`: the one endpoint the mock serves."""
 
     def __init__(self, client: MockLLM) -> None:
         self._client = client
 
-    def create(
-        self, *, model: str, messages: list, temperature: float | None = None,
-        stop: str | list[str] | None = None, max_tokens: int | None = None,
-        tools: list[dict] | None = None, tool_choice: str | dict | None = None,
-        stream: bool = False, n: int | None = None, max_completion_tokens: int | None = None,
-        **options: object,
-    ) -> ChatCompletion | Stream:
-        """Return a ChatCompletion (or, with stream=True, a Stream of chunks) for `messages`."""
-        _check_options(options)
-        if max_completion_tokens is not None:
-            if max_tokens is not None and max_tokens != max_completion_tokens:
-                raise ValueError("Give max_tokens or max_completion_tokens, not two different values.")
-            max_tokens = max_completion_tokens
-        request = validate_request(
-            model=model, messages=messages, temperature=temperature, stop=stop,
-            max_tokens=max_tokens, tools=tools, tool_choice=tool_choice, stream=stream, n=n,
-        )
+    def create(self, *, messages: list, model: str, **params: object) -> ChatCompletion | object:
+        """Return a ChatCompletion (or, with stream=True, a Stream of chunks) for `messages`.
+
+        Takes every keyword of openai's `create()` (`mockllm.protocol.params.PARAMETERS`):
+        `temperature`, `stop`, `max_tokens` / `max_completion_tokens`, `tools`, `tool_choice`,
+        `parallel_tool_calls`, `response_format`, `logprobs`, `top_logprobs`, `stream`,
+        `stream_options` and `n=1` shape the reply; the others are checked and accepted without
+        effect. None and openai's NOT_GIVEN / omit mean "not given".
+        """
+        request = validate_request(model, messages, check_params(params))
         return self._client._complete(request)
 
 
@@ -179,124 +175,3 @@ class Chat:
 
     def __init__(self, client: MockLLM) -> None:
         self.completions = Completions(client)
-
-
-def _check_options(options: dict) -> None:
-    """Raise TypeError for a keyword openai's `create()` would not accept either (typos)."""
-    unknown = sorted(set(options) - IGNORED_OPTIONS)
-    if unknown:
-        import difflib
-
-        known = ["model", "messages", "temperature", "stop", "max_tokens", "tools", "tool_choice",
-                 "stream", "n", "max_completion_tokens", *IGNORED_OPTIONS]
-        close = difflib.get_close_matches(unknown[0], known, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise TypeError(f"create() got an unexpected keyword argument {unknown[0]!r}{hint}")
-
-
-def apply_stop(text: str, stops: tuple[str, ...]) -> tuple[str, str | None]:
-    """Cut `text` before the earliest stop sequence; return the text and the stop that cut it."""
-    cut, used = len(text), None
-    for stop in stops:
-        position = text.find(stop)
-        if position != -1 and (used is None or position < cut):
-            cut, used = position, stop
-    return text[:cut], used
-
-
-def _limit_text(content: str, request: Request) -> tuple[str, str, str | None, bool]:
-    """Apply stop, then max_tokens: (content, finish_reason, stop_applied, truncated)."""
-    text, used = apply_stop(content, request.stop)
-    if request.max_tokens is not None and count_tokens(text) > request.max_tokens:
-        return truncate_tokens(text, request.max_tokens), "length", None, True
-    return text, "stop", used, False
-
-
-def _call_tokens(call: dict) -> int:
-    """Count the tokens of one tool call: its name and its arguments."""
-    return count_tokens(call["function"]["name"]) + count_tokens(call["function"]["arguments"])
-
-
-def _limit_calls(calls: list[dict], budget: int | None) -> tuple[list[dict], bool]:
-    """Keep the tool calls that fit in `budget` tokens; cut the arguments of the one that overflows."""
-    if budget is None:
-        return calls, False
-    kept = []
-    for call in calls:
-        cost = _call_tokens(call)
-        if cost > budget:
-            name = call["function"]["name"]
-            cut = truncate_tokens(call["function"]["arguments"], max(0, budget - count_tokens(name)))
-            kept.append({**call, "function": {"name": name, "arguments": cut}})
-            return kept, True
-        kept.append(call)
-        budget -= cost
-    return kept, False
-
-
-def prompt_tokens(messages: list[dict], tools: list | None) -> int:
-    """Count the request's tokens: each message's content plus a fixed overhead, and the tools."""
-    total = REPLY_PRIMING_TOKENS
-    for message in messages:
-        text = message["content"] or ""
-        total += PER_MESSAGE_TOKENS + (_count(text) if type(text) is str else count_tokens(text))
-        if len(message) > 2 and message.get("tool_calls"):
-            total += sum(_call_tokens(call) for call in message["tool_calls"])
-    if tools:
-        import json
-
-        total += count_tokens(json.dumps(tools, ensure_ascii=False, sort_keys=True, default=str))
-    return total
-
-
-def messages_digest(messages: list[dict]) -> str:
-    """Return a hex digest of the messages (faster than hashing their repr, same determinism)."""
-    parts = []
-    for message in messages:
-        parts += (message["role"], message["content"] or "")
-        if len(message) > 2:
-            rest = sorted((key, value) for key, value in message.items() if key not in ("role", "content"))
-            parts.append(repr(rest))
-    text = "\x1f".join(parts)
-    return _hashing()[2](text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-
-
-def _shape(request: Request, reply: object, completion_id: str, keep_ids: bool) -> tuple:
-    """Give the tool calls ids and apply the limits: (content, calls, finish, stop, cut).
-
-    Ids are `call_` + a hash of the completion id and the call's index; with `keep_ids` (scripts)
-    an id the script gives is kept.
-    """
-    stable_int = _hashing()[1]
-    calls = [{**call, "id": (keep_ids and call.get("id")) or f"call_{stable_int(completion_id, index):016x}"}
-             for index, call in enumerate(reply.tool_calls)]
-    if not calls:
-        content, finish, stop_used, truncated = _limit_text(reply.content or "", request)
-        return content, [], finish, stop_used, truncated
-    content = reply.content
-    budget = None if request.max_tokens is None else request.max_tokens - count_tokens(content or "")
-    calls, truncated = _limit_calls(calls, budget)
-    return content, calls, "length" if truncated else "tool_calls", None, truncated
-
-
-def build_completion(request: Request, reply: object, explanation: dict, id_parts: tuple,
-                     created: int = CREATED) -> ChatCompletion:
-    """Apply stop / max_tokens to `reply` and wrap it as a ChatCompletion with usage and x_mock."""
-    stable_id = _hashing()[0]
-    completion_id = stable_id("chatcmpl", *id_parts, request.model, messages_digest(request.messages),
-                              request.temperature, request.stop, request.max_tokens, request.tools,
-                              request.tool_choice)
-    keep_ids = explanation.get("source") == "script"
-    content, calls, finish, stop_used, truncated = _shape(request, reply, completion_id, keep_ids)
-    tool_calls = [ChatCompletionMessageToolCall(id=call["id"], function=Function(**call["function"]))
-                  for call in calls]
-    completed = count_tokens(content or "") + sum(_call_tokens(call) for call in calls)
-    prompt = prompt_tokens(request.messages, request.tools)
-    message = ChatCompletionMessage(content=content, tool_calls=tool_calls or None)
-    usage = CompletionUsage(prompt_tokens=prompt, completion_tokens=completed,
-                            total_tokens=prompt + completed)
-    return ChatCompletion(
-        id=completion_id, created=created, model=request.model, system_fingerprint=SYSTEM_FINGERPRINT,
-        choices=[Choice(finish_reason=finish, message=message)], usage=usage,
-        x_mock={**explanation, "stop_applied": stop_used, "truncated": truncated},
-    )

@@ -1,7 +1,21 @@
-"""Errors the mock raises, named like the openai SDK's so the same `except` clauses work for both."""
+"""Errors the mock raises, named like the openai SDK's so the same `except` clauses work for both.
+
+When the program has imported `openai`, a simulated failure is raised as a class that is both the
+mock's and openai's (`isinstance(error, openai.RateLimitError)` and `mockllm.RateLimitError`
+both hold), carrying a fake HTTP response like the SDK's: status 429 and a `retry-after` header
+for a rate limit, and a request for a timeout. Without openai they are plain mockllm classes:
+mockllm never imports openai itself (code that writes `except openai.RateLimitError` has
+imported it already). Bad requests are not API errors here: they raise ValueError/TypeError
+naming the field, where the real API answers HTTP 400 (`openai.BadRequestError`).
+"""
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
+
+RETRY_AFTER_SECONDS = "1"
+"""The `retry-after` header of a simulated rate limit."""
+_URL = "https://mockllm.local/v1/chat/completions"
 
 FAILURE_KINDS = ("rate_limit", "timeout")
 """The kinds accepted in `MockLLM(failures={call_number: kind})`."""
@@ -56,15 +70,74 @@ def simulated_failure(kind: str, call: int) -> MockAPIError:
     """Return the error that `failures={call: kind}` asks for, with a message saying why."""
     origin = f"this client was created with failures={{{call}: {kind!r}}}"
     if kind == "rate_limit":
-        return RateLimitError(
+        return _raised(RateLimitError)(
             f"Simulated rate limit on call {call} ({origin}). A real API answers HTTP 429 when "
             "requests come too fast: wait a little and retry, with a limit on the retries.",
             call=call,
         )
     if kind == "timeout":
-        return APITimeoutError(
+        return _raised(APITimeoutError)(
             f"Simulated timeout on call {call} ({origin}). A real request can hang and be "
             "abandoned: retry it, with a limit on the retries.",
             call=call,
         )
     raise ValueError(f"unknown failure kind {kind!r}; accepted: {', '.join(FAILURE_KINDS)}")
+
+
+_OPENAI_CLASSES: dict[tuple[type, type], type] = {}
+
+
+def _raised(cls: type[MockAPIError]) -> type[MockAPIError]:
+    """The class to raise for `cls`: also a subclass of openai's namesake when openai is loaded."""
+    openai = sys.modules.get("openai")
+    base = getattr(openai, cls.__name__, None) if openai is not None else None
+    if not (isinstance(base, type) and issubclass(base, Exception)):
+        return cls
+    key = (cls, base)
+    if key not in _OPENAI_CLASSES:
+        _OPENAI_CLASSES[key] = type(cls.__name__, (cls, base), {
+            "__init__": _openai_init, "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+            "__reduce__": _reduce, "__doc__": cls.__doc__, "_openai_base": base,
+        })
+    return _OPENAI_CLASSES[key]
+
+
+def _openai_init(self: MockAPIError, message: str, *, call: int | None = None) -> None:
+    """Initialise the openai side (a fake request and response), then the mock's fields."""
+    httpx = _httpx()
+    request = httpx.Request("POST", _URL)
+    openai_base = type(self)._openai_base
+    if self.status_code is None:  # APITimeoutError(request)
+        openai_base.__init__(self, request)
+    else:
+        body = {"error": {"message": message, "type": "requests", "param": None,
+                          "code": "rate_limit_exceeded"}}
+        headers = {"retry-after": RETRY_AFTER_SECONDS, "x-request-id": f"req_mock_{call}"}
+        response = httpx.Response(self.status_code, headers=headers, json=body, request=request)
+        openai_base.__init__(self, message, response=response, body=body["error"])
+    self.args = (message,)
+    self.message = message
+    self.call = call
+
+
+def _reduce(self: MockAPIError) -> tuple:
+    """Pickle as the plain mockllm class (the combined class exists only in this process)."""
+    plain = type(self).__mro__[1]
+    return (_rebuild, (plain, self.message, self.call))
+
+
+def _rebuild(cls: type, message: str, call: int | None) -> MockAPIError:
+    """Recreate a pickled simulated failure as the plain mockllm class."""
+    return cls(message, call=call)
+
+
+def _httpx() -> object:
+    """The httpx module openai itself uses (`httpx2` for the pinned SDK, else `httpx`)."""
+    exceptions = sys.modules.get("openai._exceptions")
+    module = getattr(exceptions, "httpx2", None) or getattr(exceptions, "httpx", None)
+    if module is None:
+        try:
+            import httpx2 as module
+        except ImportError:
+            import httpx as module
+    return module

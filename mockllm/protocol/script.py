@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from mockllm.protocol.jsonvalue import MAX_DEPTH, check_json
+
 ACCEPTED_SHAPES = (
     "a str (the reply text); "
     "{'content': str}; "
@@ -51,8 +53,22 @@ def exhausted_message(count: int) -> str:
 
 def load_script(script: object) -> tuple[ScriptedReply, ...]:
     """Return the replies of a script given as a list, or as a .json/.yaml path."""
-    if isinstance(script, (str, Path)):
-        script = _read_file(Path(script))
+    if not isinstance(script, (str, Path)):
+        return _replies(script)
+    path = Path(script)
+    loaded = _read_file(path)
+    if isinstance(loaded, Mapping) and "replies" in loaded:
+        loaded = loaded["replies"]
+    if not isinstance(loaded, list):
+        raise _file_error(path, f"holds a value of type {type(loaded).__name__}, not a list of replies")
+    try:
+        return _replies(loaded)
+    except ValueError as error:
+        raise ValueError(f"script file {str(path)!r}: {error}") from None
+
+
+def _replies(script: object) -> tuple[ScriptedReply, ...]:
+    """Parse a script given as a list (or a mapping with a `replies` list) of entries."""
     if isinstance(script, Mapping) and "replies" in script:
         script = script["replies"]
     if not isinstance(script, (list, tuple)):
@@ -63,23 +79,87 @@ def load_script(script: object) -> tuple[ScriptedReply, ...]:
     return tuple(parse_entry(index, entry) for index, entry in enumerate(script))
 
 
+_FILE_SHAPE = ("a JSON or YAML list of replies, e.g. [\"Final Answer: 42\"], or a mapping "
+               "{\"replies\": [...]}, saved as UTF-8")
+
+
+def _file_error(path: Path, problem: str) -> ValueError:
+    """Build the ValueError for a script file that cannot be read, naming the file."""
+    return ValueError(f"script file {str(path)!r} {problem}; accepted: {_FILE_SHAPE}")
+
+
 def _read_file(path: Path) -> object:
-    """Load a script file: JSON by the standard library, YAML by PyYAML (imported only here)."""
+    """Load a script file: JSON by the standard library, YAML by PyYAML (imported only here).
+
+    A UTF-8 byte order mark is accepted; every other problem (not UTF-8, empty, malformed,
+    nested too deeply) is a ValueError that names the file.
+    """
     suffix = path.suffix.lower()
     if suffix not in _SUFFIXES:
         raise ValueError(f"a script file must end with .json, .yaml or .yml, got {str(path)!r}; "
                          "to script replies directly pass a list, e.g. from_script(['Final Answer: 42'])")
-    text = path.read_text(encoding="utf-8")
-    if suffix == ".json":
-        import json
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise _file_error(path, f"is not valid UTF-8 (byte {error.start} is {data[error.start]:#04x})") from None
+    if not text.strip():
+        raise _file_error(path, "is empty")
+    loaded = _parse_json(path, text) if suffix == ".json" else _parse_yaml(path, text)
+    try:
+        check_json("script", loaded)
+    except ValueError:
+        raise _file_error(path, f"nests deeper than {MAX_DEPTH} levels") from None
+    except TypeError:
+        pass  # a value JSON cannot carry (a YAML date): parse_entry names the entry
+    return loaded
 
+
+def _parse_json(path: Path, text: str) -> object:
+    """Parse a JSON script file, with errors that name the file, the line and the column."""
+    import json
+
+    try:
         return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _file_error(path, f"is not valid JSON: {error.msg} (line {error.lineno}, "
+                                f"column {error.colno})") from None
+    except RecursionError:
+        raise _file_error(path, "nests too deeply to be read") from None
+
+
+def _flow_depth(text: str) -> int:
+    """The deepest nesting of [ and { in `text` (quotes not considered: an upper bound), in one pass."""
+    import re
+
+    depth = deepest = 0
+    for match in re.finditer(r"[\[\]{}]", text):
+        depth = depth + 1 if match.group() in "[{" else max(0, depth - 1)
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _parse_yaml(path: Path, text: str) -> object:
+    """Parse a YAML script file with PyYAML's safe loader, with errors that name the file."""
     try:
         import yaml
     except ImportError as error:
         raise ModuleNotFoundError(f"reading the YAML script {str(path)!r} needs PyYAML "
                                   "(pip install pyyaml), or write the script as .json") from error
-    return yaml.safe_load(text)
+    if _flow_depth(text) > MAX_DEPTH:  # PyYAML takes seconds on deep [[[... before failing
+        raise _file_error(path, f"nests deeper than {MAX_DEPTH} levels")
+    try:
+        loaded = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise _file_error(path, f"is not valid YAML: {problem}{where}") from None
+    except RecursionError:
+        raise _file_error(path, "nests too deeply to be read") from None
+    if loaded is None:
+        raise _file_error(path, "holds no replies")
+    return loaded
 
 
 def _bad_entry(index: int, entry: object, problem: str) -> ValueError:
@@ -118,7 +198,10 @@ def _parse_call(index: int, entry: object, call: object) -> dict:
     if isinstance(arguments, Mapping):
         import json
 
-        arguments = json.dumps(dict(arguments), ensure_ascii=False)
+        try:
+            arguments = json.dumps(check_json("arguments", dict(arguments)), ensure_ascii=False)
+        except (TypeError, ValueError) as error:
+            raise _bad_entry(index, entry, f"has tool call 'arguments' JSON cannot carry ({error})") from None
     if not isinstance(arguments, str):
         raise _bad_entry(index, entry, "has tool call 'arguments' that are neither a dict nor a str")
     call_id = call.get("id")

@@ -1,128 +1,117 @@
-"""Response objects shaped like the openai SDK's: attribute access, `==`, and `model_dump()`.
+"""Response objects shaped like the openai SDK's `openai.types.chat` classes.
 
 `model_dump()` returns a plain dict that `openai.types.chat.ChatCompletion.model_validate` (or
-`ChatCompletionChunk`) accepts; the extra top-level field `x_mock` says why the mock replied so.
-Plain slotted classes rather than dataclasses or pydantic keep `import mockllm` fast.
+`ChatCompletionChunk`) accepts, and `to_dict()` exactly what the API sends; the extra top-level
+field `x_mock` says why the mock replied so. The methods are `mockllm.protocol.models.Model`'s.
+Differences from the SDK's classes: no `service_tier`, no `usage.*_tokens_details`, no
+`message.annotations`/`audio`/`function_call` fields (the mock never produces them).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from mockllm.protocol.models import Model
 
-from mockllm.protocol.tokens import split_tokens
-
-STREAM_GROUP = 3
-"""How many tokens each streamed content or arguments delta carries."""
-
-
-class _Model:
-    """Base of the response objects: keyword construction, attributes, repr, ==, model_dump()."""
-
-    __slots__: tuple[str, ...] = ()
-    _defaults: dict[str, object] = {}
-    _fields: tuple[tuple[str, object], ...] = ()  # (name, default) of each slot, set per class
-
-    def __init_subclass__(cls, **options: object) -> None:
-        super().__init_subclass__(**options)
-        cls._fields = tuple((name, cls._defaults.get(name)) for name in cls.__slots__)
-
-    def __init__(self, **values: object) -> None:
-        for name, default in self._fields:
-            setattr(self, name, values.pop(name, default))
-        if values:
-            raise TypeError(f"{type(self).__name__} has no field(s) {', '.join(sorted(values))}")
-
-    def model_dump(self, *, exclude_none: bool = False, **_pydantic_options: object) -> dict:
-        """Return a plain, independent dict of the fields (like pydantic's `model_dump()`)."""
-        out = {}
-        for name in self.__slots__:
-            value = _dump(getattr(self, name), exclude_none)
-            if value is not None or not exclude_none:
-                out[name] = value
-        return out
-
-    def model_dump_json(self, *, indent: int | None = None, exclude_none: bool = False) -> str:
-        """Return `model_dump()` as a JSON string."""
-        import json
-
-        return json.dumps(self.model_dump(exclude_none=exclude_none), indent=indent, ensure_ascii=False)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self.model_dump() == other.model_dump()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({fields})"
+__all__ = [
+    "Function", "ChatCompletionMessageToolCall", "ChatCompletionMessage", "TopLogprob",
+    "ChatCompletionTokenLogprob", "ChoiceLogprobs", "Choice", "CompletionUsage", "ChatCompletion",
+    "ChoiceDeltaToolCallFunction", "ChoiceDeltaToolCall", "ChoiceDelta", "ChunkChoice",
+    "ChatCompletionChunk",
+]
 
 
-def _dump(value: object, exclude_none: bool) -> object:
-    """Convert nested models, lists and dicts to fresh plain containers."""
-    if isinstance(value, _Model):
-        return value.model_dump(exclude_none=exclude_none)
-    if isinstance(value, (list, tuple)):
-        return [_dump(item, exclude_none) for item in value]
-    if isinstance(value, dict):
-        return {key: _dump(item, exclude_none) for key, item in value.items()}
-    return value
-
-
-class Function(_Model):
+class Function(Model):
     """The name and JSON-encoded arguments of one tool call."""
 
     __slots__ = ("arguments", "name")
+    _required = ("arguments", "name")
     arguments: str
     name: str
 
 
-class ChatCompletionMessageToolCall(_Model):
+class ChatCompletionMessageToolCall(Model):
     """One tool call requested by the model."""
 
     __slots__ = ("id", "function", "type")
     _defaults = {"type": "function"}
+    _nested = {"function": (Function, False)}
+    _required = ("id", "function")
     id: str
     function: Function
     type: str
 
 
-class ChatCompletionMessage(_Model):
+class ChatCompletionMessage(Model):
     """The assistant message of a choice: text `content`, or `tool_calls`, or both."""
 
     __slots__ = ("content", "refusal", "role", "tool_calls")
     _defaults = {"role": "assistant"}
+    _nested = {"tool_calls": (ChatCompletionMessageToolCall, True)}
     content: str | None
     refusal: str | None
     role: str
     tool_calls: list[ChatCompletionMessageToolCall] | None
 
 
-class Choice(_Model):
+class TopLogprob(Model):
+    """One of the most likely tokens at a position, with its log probability."""
+
+    __slots__ = ("token", "bytes", "logprob")
+    _required = ("token", "logprob")
+    token: str
+    bytes: list[int] | None
+    logprob: float
+
+
+class ChatCompletionTokenLogprob(Model):
+    """A token of the reply, its log probability, and the most likely tokens at its position."""
+
+    __slots__ = ("token", "bytes", "logprob", "top_logprobs")
+    _nested = {"top_logprobs": (TopLogprob, True)}
+    _required = ("token", "logprob", "top_logprobs")
+    token: str
+    bytes: list[int] | None
+    logprob: float
+    top_logprobs: list[TopLogprob]
+
+
+class ChoiceLogprobs(Model):
+    """The log probabilities of a choice's content tokens (`logprobs=True`)."""
+
+    __slots__ = ("content", "refusal")
+    _nested = {"content": (ChatCompletionTokenLogprob, True), "refusal": (ChatCompletionTokenLogprob, True)}
+    content: list[ChatCompletionTokenLogprob] | None
+    refusal: list[ChatCompletionTokenLogprob] | None
+
+
+class Choice(Model):
     """One completion choice (the mock always returns exactly one)."""
 
     __slots__ = ("finish_reason", "index", "logprobs", "message")
     _defaults = {"index": 0}
+    _nested = {"logprobs": (ChoiceLogprobs, False), "message": (ChatCompletionMessage, False)}
+    _required = ("finish_reason", "message")
     finish_reason: str
     index: int
-    logprobs: None
+    logprobs: ChoiceLogprobs | None
     message: ChatCompletionMessage
 
 
-class CompletionUsage(_Model):
+class CompletionUsage(Model):
     """Token counts of the request and the reply."""
 
     __slots__ = ("completion_tokens", "prompt_tokens", "total_tokens")
+    _required = ("completion_tokens", "prompt_tokens", "total_tokens")
     completion_tokens: int
     prompt_tokens: int
     total_tokens: int
 
 
-class ChatCompletion(_Model):
+class ChatCompletion(Model):
     """A whole reply, as `client.chat.completions.create(...)` returns it."""
 
     __slots__ = ("id", "choices", "created", "model", "object", "system_fingerprint", "usage", "x_mock")
     _defaults = {"object": "chat.completion"}
+    _nested = {"choices": (Choice, True), "usage": (CompletionUsage, False)}
+    _required = ("id", "choices", "created", "model")
     id: str
     choices: list[Choice]
     created: int
@@ -133,7 +122,7 @@ class ChatCompletion(_Model):
     x_mock: dict
 
 
-class ChoiceDeltaToolCallFunction(_Model):
+class ChoiceDeltaToolCallFunction(Model):
     """A piece of a streamed tool call: its name (first piece) or a slice of its arguments."""
 
     __slots__ = ("arguments", "name")
@@ -141,42 +130,49 @@ class ChoiceDeltaToolCallFunction(_Model):
     name: str | None
 
 
-class ChoiceDeltaToolCall(_Model):
+class ChoiceDeltaToolCall(Model):
     """A streamed tool-call delta; `index` tells which call the piece belongs to."""
 
     __slots__ = ("index", "id", "function", "type")
+    _nested = {"function": (ChoiceDeltaToolCallFunction, False)}
+    _required = ("index",)
     index: int
     id: str | None
     function: ChoiceDeltaToolCallFunction | None
     type: str | None
 
 
-class ChoiceDelta(_Model):
-    """What one chunk adds to the message."""
+class ChoiceDelta(Model):
+    """What one chunk adds to the message (only the fields it carries are set)."""
 
     __slots__ = ("content", "refusal", "role", "tool_calls")
+    _nested = {"tool_calls": (ChoiceDeltaToolCall, True)}
     content: str | None
     refusal: str | None
     role: str | None
     tool_calls: list[ChoiceDeltaToolCall] | None
 
 
-class ChunkChoice(_Model):
+class ChunkChoice(Model):
     """The choice of a chunk: a delta, and the finish_reason on the last chunk."""
 
     __slots__ = ("delta", "finish_reason", "index", "logprobs")
     _defaults = {"index": 0}
+    _nested = {"delta": (ChoiceDelta, False), "logprobs": (ChoiceLogprobs, False)}
+    _required = ("delta",)
     delta: ChoiceDelta
     finish_reason: str | None
     index: int
-    logprobs: None
+    logprobs: ChoiceLogprobs | None
 
 
-class ChatCompletionChunk(_Model):
+class ChatCompletionChunk(Model):
     """One streamed piece of a reply (`object == "chat.completion.chunk"`)."""
 
     __slots__ = ("id", "choices", "created", "model", "object", "system_fingerprint", "usage", "x_mock")
     _defaults = {"object": "chat.completion.chunk"}
+    _nested = {"choices": (ChunkChoice, True), "usage": (CompletionUsage, False)}
+    _required = ("id", "choices", "created", "model")
     id: str
     choices: list[ChunkChoice]
     created: int
@@ -185,70 +181,3 @@ class ChatCompletionChunk(_Model):
     system_fingerprint: str
     usage: CompletionUsage | None
     x_mock: dict
-
-
-class Stream:
-    """The iterator `create(stream=True)` returns; also a context manager, like openai's."""
-
-    def __init__(self, chunks: list[ChatCompletionChunk]) -> None:
-        self._chunks = iter(chunks)
-
-    def __iter__(self) -> Iterator[ChatCompletionChunk]:
-        return self
-
-    def __next__(self) -> ChatCompletionChunk:
-        return next(self._chunks)
-
-    def close(self) -> None:
-        """Stop the stream; later iteration yields nothing."""
-        self._chunks = iter(())
-
-    def __enter__(self) -> Stream:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-
-def _groups(text: str) -> list[str]:
-    """Split `text` into pieces of STREAM_GROUP tokens each."""
-    tokens = split_tokens(text)
-    return ["".join(tokens[i : i + STREAM_GROUP]) for i in range(0, len(tokens), STREAM_GROUP)]
-
-
-def _tool_call_deltas(calls: list[ChatCompletionMessageToolCall]) -> list[ChoiceDelta]:
-    """Return the deltas of streamed tool calls: id and name first, then argument pieces."""
-    deltas = []
-    for index, call in enumerate(calls):
-        head = ChoiceDeltaToolCall(
-            index=index, id=call.id, type="function",
-            function=ChoiceDeltaToolCallFunction(name=call.function.name, arguments=""),
-        )
-        deltas.append(ChoiceDelta(tool_calls=[head]))
-        for piece in _groups(call.function.arguments):
-            part = ChoiceDeltaToolCall(index=index, function=ChoiceDeltaToolCallFunction(arguments=piece))
-            deltas.append(ChoiceDelta(tool_calls=[part]))
-    return deltas
-
-
-def stream_chunks(completion: ChatCompletion) -> list[ChatCompletionChunk]:
-    """Cut a whole reply into the chunks a streaming API would send; usage rides on the last."""
-    choice = completion.choices[0]
-    message = choice.message
-    deltas = [ChoiceDelta(role="assistant", content="")]
-    deltas += [ChoiceDelta(content=piece) for piece in _groups(message.content or "")]
-    deltas += _tool_call_deltas(message.tool_calls or [])
-    deltas.append(ChoiceDelta())
-    last = len(deltas) - 1
-    shared = {
-        "id": completion.id, "created": completion.created, "model": completion.model,
-        "system_fingerprint": completion.system_fingerprint, "x_mock": completion.x_mock,
-    }
-    return [
-        ChatCompletionChunk(
-            choices=[ChunkChoice(delta=delta, finish_reason=choice.finish_reason if i == last else None)],
-            usage=completion.usage if i == last else None,
-            **shared,
-        )
-        for i, delta in enumerate(deltas)
-    ]

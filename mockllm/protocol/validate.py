@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from mockllm.protocol.fields import is_int, show, type_error, value_error
+from mockllm.protocol.jsonvalue import check_json
+
 ROLES = ("system", "developer", "user", "assistant", "tool")
 _PLAIN_ROLES = frozenset(ROLES) - {"tool"}
 TOOL_CHOICES = ("none", "auto", "required")
@@ -18,82 +21,72 @@ _MESSAGE_SHAPE = "a dict like {'role': 'user', 'content': '...'}"
 _PART_SHAPE = "{'type': 'text', 'text': '...'}"
 _CALL_SHAPE = "{'id': ..., 'type': 'function', 'function': {'name': ..., 'arguments': '...'}}"
 _TOOL_SHAPE = "{'type': 'function', 'function': {'name': ..., 'description': ..., 'parameters': {...}}}"
+_MESSAGE_KEYS = frozenset({"role", "content", "name", "tool_calls", "tool_call_id", "refusal"})
 _CHOICE_SHAPE = "{'type': 'function', 'function': {'name': <an offered tool>}}"
 
 
 class Request:
-    """A checked request: messages with str content, `stop` as a tuple, and the other options."""
+    """A checked request: messages with str content, `stop` as a tuple, and the other options.
 
-    __slots__ = ("model", "messages", "temperature", "stop", "max_tokens", "tools", "tool_choice",
-                 "stream")
+    `max_tokens` is the limit, whichever keyword gave it; `extras` holds the options that change the reply beyond the classic ones (they join the
+    completion id only when given, so the ids of classic requests never change).
+    """
+
+    __slots__ = ("model", "messages", "temperature", "stop", "max_tokens", "tools", "tool_choice", "stream", "include_usage", "response_format", "logprobs",
+                 "top_logprobs", "parallel_tool_calls", "extras")
 
     def __init__(self, **values: object) -> None:
         for name in self.__slots__:
             setattr(self, name, values[name])
 
 
-def _show(value: object) -> str:
-    """Return a short repr of `value` for an error message."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def type_error(field: str, expected: str, value: object) -> TypeError:
-    """Build the TypeError for a field of the wrong type."""
-    got = f"{type(value).__name__} {_show(value)}"
-    return TypeError(f"Invalid type for '{field}': expected {expected}, got {got}.")
-
-
-def value_error(field: str, value: object, accepted: str) -> ValueError:
-    """Build the ValueError for a field with a wrong value."""
-    return ValueError(f"Invalid value for '{field}': {_show(value)}. Accepted: {accepted}.")
-
-
-def _is_int(value: object) -> bool:
-    """True for ints that are not bools."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def validate_request(
-    *, model: object, messages: object, temperature: object, stop: object, max_tokens: object,
-    tools: object, tool_choice: object, stream: object, n: object,
-) -> Request:
-    """Check every request field and return a Request, or raise ValueError/TypeError."""
+def validate_request(model: object, messages: object, params: Mapping[str, object]) -> Request:
+    """Check the request (`params`: the keywords check_params returned) and return a Request."""
     if not isinstance(model, str) or not model:
         raise type_error("model", "a non-empty model name such as 'mock-react'", model)
+    get = params.get
+    stream = get("stream", False)
     if not isinstance(stream, bool):
         raise type_error("stream", "True or False", stream)
-    if n is not None and not _is_int(n):
-        raise type_error("n", "an int (the mock accepts only n=1)", n)
-    if n is not None and n != 1:
-        raise value_error("n", n, "1 (the mock returns exactly one choice)")
+    if get("n", 1) != 1:
+        raise value_error("n", params["n"], "1 (the mock returns exactly one choice)")
+    if "stream_options" in params and not stream:
+        raise ValueError("Invalid value for 'stream_options': the 'stream_options' parameter is only "
+                         "allowed when 'stream' is enabled.")
+    if "top_logprobs" in params and not get("logprobs"):
+        raise ValueError("Invalid value for 'top_logprobs': top_logprobs requires logprobs=True.")
+    tools = check_tools(get("tools"))
+    if "parallel_tool_calls" in params and tools is None:
+        raise ValueError("Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only "
+                         "allowed when 'tools' are specified.")
+    checked = check_messages(messages)
+    max_tokens = _max_tokens(params)
+    response_format = None
+    if "response_format" in params:
+        from mockllm.protocol.formats import check_response_format
+
+        response_format = check_response_format(params["response_format"], checked)
+    extras = tuple((name, params[name]) for name in _EXTRAS if name in params)
     return Request(
-        model=model, messages=check_messages(messages), temperature=check_temperature(temperature),
-        stop=check_stop(stop), max_tokens=check_max_tokens(max_tokens), tools=check_tools(tools),
-        tool_choice=check_tool_choice(tool_choice, tools), stream=stream,
+        model=model, messages=checked, temperature=get("temperature", 1.0), stop=check_stop(get("stop")),
+        max_tokens=max_tokens, tools=tools,
+        tool_choice=check_tool_choice(get("tool_choice"), tools), stream=stream,
+        include_usage=bool(get("stream_options", {}).get("include_usage")),
+        response_format=response_format, logprobs=bool(get("logprobs")),
+        top_logprobs=get("top_logprobs", 0), parallel_tool_calls=get("parallel_tool_calls", True),
+        extras=extras,
     )
 
 
-def check_temperature(temperature: object) -> float:
-    """Return the temperature as a float (1.0 when None, like the real default)."""
-    if temperature is None:
-        return 1.0
-    if not isinstance(temperature, (int, float)) or isinstance(temperature, bool):
-        raise type_error("temperature", "a number from 0 to 2", temperature)
-    if not 0 <= temperature <= 2:
-        raise value_error("temperature", temperature, "a number from 0 to 2")
-    return float(temperature)
+_EXTRAS = ("response_format", "logprobs", "top_logprobs", "parallel_tool_calls")
 
 
-def check_max_tokens(max_tokens: object) -> int | None:
-    """Return max_tokens (None for no limit) after checking it is a positive int."""
-    if max_tokens is None:
-        return None
-    if not _is_int(max_tokens):
-        raise type_error("max_tokens", "a positive int", max_tokens)
-    if max_tokens < 1:
-        raise value_error("max_tokens", max_tokens, "a positive int (at least 1)")
-    return max_tokens
+def _max_tokens(params: Mapping[str, object]) -> int | None:
+    """The token limit from max_tokens or max_completion_tokens (None: no limit)."""
+    limit = params.get("max_completion_tokens")
+    if limit is not None and params.get("max_tokens", limit) != limit:
+        raise ValueError("Give max_tokens or max_completion_tokens, not two different values.")
+    return params.get("max_tokens") if limit is None else limit
 
 
 def check_stop(stop: object) -> tuple[str, ...]:
@@ -124,7 +117,7 @@ def check_messages(messages: object) -> list[dict]:
     if not messages:
         raise value_error("messages", messages, "a list of at least one message")
     if all(type(m) is dict and len(m) == 2 and type(m.get("content")) is str
-           and m.get("role") in _PLAIN_ROLES for m in messages):
+           and type(m.get("role")) is str and m["role"] in _PLAIN_ROLES for m in messages):
         return list(messages)  # the common case: nothing to change, no tool calls to pair up
     checked = [_check_message(f"messages[{index}]", message) for index, message in enumerate(messages)]
     _check_tool_replies(checked)
@@ -134,7 +127,7 @@ def check_messages(messages: object) -> list[dict]:
 def _check_message(field: str, message: object) -> dict:
     """Check one message and return it, or a copy whose content is a str (or None)."""
     if type(message) is dict and len(message) == 2 and type(message.get("content")) is str:
-        if message.get("role") in _PLAIN_ROLES:
+        if type(message.get("role")) is str and message["role"] in _PLAIN_ROLES:
             return message  # the common case, checked quickly: nothing to change
     if not isinstance(message, _MAPS) and callable(getattr(message, "model_dump", None)):
         message = message.model_dump(exclude_none=True)  # a response message appended as is
@@ -143,9 +136,13 @@ def _check_message(field: str, message: object) -> dict:
     if "role" not in message:
         raise ValueError(f"Missing required field '{field}.role'. Accepted roles: {', '.join(ROLES)}.")
     role = message["role"]
+    if not isinstance(role, str):
+        raise type_error(f"{field}.role", f"a str, one of {', '.join(ROLES)}", role)
+    role = str.__str__(role)  # a str enum member (class Role(str, Enum)) is read as its value
     if role not in ROLES:
         raise value_error(f"{field}.role", role, ", ".join(ROLES))
     checked = dict(message)
+    checked["role"] = role
     if role == "assistant" and message.get("tool_calls") is not None:
         checked["tool_calls"] = _check_tool_calls(f"{field}.tool_calls", message["tool_calls"])
     checked["content"] = _check_content(field, message, bool(checked.get("tool_calls")))
@@ -155,6 +152,11 @@ def _check_message(field: str, message: object) -> dict:
                          "call.id, 'content': '...'}.")
     if message.get("name") is not None and not isinstance(message["name"], str):
         raise type_error(f"{field}.name", "a str", message["name"])
+    for key in message:
+        if type(key) is not str:
+            raise type_error(field, "a dict with str keys such as 'role' and 'content'", key)
+        if key not in _MESSAGE_KEYS:
+            checked[key] = check_json(f"{field}.{key}", message[key])
     return checked
 
 
@@ -167,7 +169,7 @@ def _check_content(field: str, message: Mapping, has_tool_calls: bool) -> str | 
         raise ValueError(f"Missing required field '{field}.content'. Every message needs text content; "
                          "only an assistant message with tool_calls may have content None.")
     if isinstance(content, str):
-        return content
+        return content if type(content) is str else str.__str__(content)
     if not isinstance(content, list):
         raise type_error(f"{field}.content", f"a str or a list of {_PART_SHAPE} parts", content)
     texts = []
@@ -231,20 +233,27 @@ def check_tools(tools: object) -> list | None:
         raise type_error("tools", f"None or a non-empty list of {_TOOL_SHAPE}", tools)
     if not tools:
         raise value_error("tools", tools, "None (no tools) or a non-empty list of tools")
-    for index, tool in enumerate(tools):
-        field = f"tools[{index}]"
-        if not (isinstance(tool, _MAPS) and tool.get("type") == "function"
-                and isinstance(tool.get("function"), _MAPS)):
-            raise value_error(field, tool, _TOOL_SHAPE)
-        function = tool["function"]
-        name = function.get("name")
-        if not isinstance(name, str) or not _TOOL_NAME.fullmatch(name):
-            raise value_error(f"{field}.function.name", name, "1 to 64 letters, digits, '_' or '-'")
-        if not isinstance(function.get("description", ""), str):
-            raise type_error(f"{field}.function.description", "a str", function["description"])
-        if not isinstance(function.get("parameters", {}), _MAPS):
-            raise type_error(f"{field}.function.parameters", "a JSON schema dict", function["parameters"])
-    return list(tools)
+    return [_check_tool(f"tools[{index}]", tool) for index, tool in enumerate(tools)]
+
+
+def _check_tool(field: str, tool: object) -> object:
+    """Check one function tool; return it, or a copy whose schema keys are the strings JSON sends."""
+    if not (isinstance(tool, _MAPS) and tool.get("type") == "function"
+            and isinstance(tool.get("function"), _MAPS)):
+        raise value_error(field, tool, _TOOL_SHAPE)
+    function = tool["function"]
+    name = function.get("name")
+    if not isinstance(name, str) or not _TOOL_NAME.fullmatch(name):
+        raise value_error(f"{field}.function.name", name, "1 to 64 letters, digits, '_' or '-'")
+    if not isinstance(function.get("description", ""), str):
+        raise type_error(f"{field}.function.description", "a str", function["description"])
+    parameters = function.get("parameters", {})
+    if not isinstance(parameters, _MAPS):
+        raise type_error(f"{field}.function.parameters", "a JSON schema dict", parameters)
+    sent = check_json(f"{field}.function.parameters", parameters)
+    if sent is parameters:
+        return tool
+    return {**tool, "function": {**function, "parameters": sent}}
 
 
 def check_tool_choice(tool_choice: object, tools: object) -> object:
@@ -253,7 +262,7 @@ def check_tool_choice(tool_choice: object, tools: object) -> object:
         return None
     accepted = f"'none', 'auto', 'required' or {_CHOICE_SHAPE}"
     if tools is None:
-        raise ValueError(f"Invalid value for 'tool_choice': {_show(tool_choice)}. tool_choice is only "
+        raise ValueError(f"Invalid value for 'tool_choice': {show(tool_choice)}. tool_choice is only "
                          "allowed when tools= is given.")
     if isinstance(tool_choice, str):
         if tool_choice not in TOOL_CHOICES:
@@ -265,49 +274,3 @@ def check_tool_choice(tool_choice: object, tools: object) -> object:
             and function.get("name") in names):
         raise value_error("tool_choice", tool_choice, f"{accepted}; offered tools: {', '.join(names)}")
     return tool_choice
-
-
-def _names(table: object) -> list[str]:
-    """Return the names in a table: a mapping's keys, or items' `.name` (or the items)."""
-    items = table.keys() if isinstance(table, _MAPS) else table
-    return [getattr(item, "name", item) for item in items]
-
-
-def check_persona(persona: object) -> str | None:
-    """Check a persona name against `mockllm.personas()` (None: no persona, only forced quirks)."""
-    if persona is None:
-        return None
-    from mockllm.behaviour.personas import personas
-
-    names = _names(personas())
-    if not isinstance(persona, str):
-        raise type_error("persona", f"a persona name, one of {', '.join(names)}", persona)
-    if persona not in names:
-        raise value_error("persona", persona, f"{', '.join(names)} (see mockllm.personas())")
-    return persona
-
-
-def check_quirks(quirks: object) -> dict[str, tuple[int, ...]] | None:
-    """Check `quirks=` (None, or {quirk name: steps}) against `mockllm.personas.QUIRKS`."""
-    if quirks is None:
-        return None
-    from mockllm.behaviour.personas import QUIRKS
-
-    names = _names(QUIRKS)
-    if not isinstance(quirks, _MAPS):
-        raise type_error("quirks", "None or a dict {quirk name: [step, ...]}", quirks)
-    checked = {}
-    for name, steps in quirks.items():
-        if name not in names:
-            raise value_error("quirks", name, f"quirk names {', '.join(names)}")
-        if not (isinstance(steps, (list, tuple, range)) and all(_is_int(s) and s >= 1 for s in steps)):
-            raise type_error(f"quirks[{name!r}]", "a list of step numbers (ints from 1)", steps)
-        checked[name] = tuple(steps)
-    return checked
-
-
-def check_seed(seed: object) -> int:
-    """Check that the seed is an int and return it."""
-    if not _is_int(seed):
-        raise type_error("seed", "an int", seed)
-    return seed

@@ -1,0 +1,165 @@
+"""Build the response: apply stop and max_tokens, give tool calls ids, count usage, add logprobs.
+
+`build_completion` turns a reply (text content and/or tool calls) into the ChatCompletion that
+`create()` returns. Token counts come from `mockllm.protocol.tokens`; ids are stable hashes of
+the request, so the same request always gets the same response.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from mockllm.protocol.tokens import _count, count_tokens, truncate_tokens
+from mockllm.protocol.types import (
+    ChatCompletion, ChatCompletionMessage, ChatCompletionMessageToolCall, Choice, CompletionUsage,
+    Function,
+)
+from mockllm.protocol.validate import Request
+
+CREATED = 1741910400
+"""`created` of every response: 2025-03-14T00:00:00Z, the world's frozen "today" (or the clock's)."""
+SYSTEM_FINGERPRINT = "fp_mockllm_1"
+PER_MESSAGE_TOKENS = 4
+"""Prompt tokens each message costs besides its content (role and separators)."""
+REPLY_PRIMING_TOKENS = 3
+"""Prompt tokens that start the assistant's reply."""
+
+
+class Draft:
+    """A reply as the protocol layer reshapes it: `content` and `tool_calls` (openai-shaped dicts)."""
+
+    __slots__ = ("content", "tool_calls")
+
+    def __init__(self, content: str | None, tool_calls: tuple[dict, ...]) -> None:
+        self.content = content
+        self.tool_calls = tool_calls
+
+
+@lru_cache(maxsize=1)
+def _hashing() -> tuple:
+    """(stable_id, stable_int, hashlib.blake2b), imported on first use: `import mockllm` stays fast."""
+    import hashlib
+    from mockllm._hash import stable_id, stable_int
+    return stable_id, stable_int, hashlib.blake2b
+
+
+def apply_stop(text: str, stops: tuple[str, ...]) -> tuple[str, str | None]:
+    """Cut `text` before the earliest stop sequence; return the text and the stop that cut it."""
+    cut, used = len(text), None
+    for stop in stops:
+        position = text.find(stop)
+        if position != -1 and (used is None or position < cut):
+            cut, used = position, stop
+    return text[:cut], used
+
+
+def _limit_text(content: str, request: Request) -> tuple[str, str, str | None, bool]:
+    """Apply stop, then max_tokens: (content, finish_reason, stop_applied, truncated)."""
+    text, used = apply_stop(content, request.stop)
+    if request.max_tokens is not None and count_tokens(text) > request.max_tokens:
+        return truncate_tokens(text, request.max_tokens), "length", None, True
+    return text, "stop", used, False
+
+
+def _call_tokens(call: dict) -> int:
+    """Count the tokens of one tool call: its name and its arguments."""
+    return count_tokens(call["function"]["name"]) + count_tokens(call["function"]["arguments"])
+
+
+def _limit_calls(calls: list[dict], budget: int | None) -> tuple[list[dict], bool]:
+    """Keep the tool calls that fit in `budget` tokens; cut the arguments of the one that overflows."""
+    if budget is None:
+        return calls, False
+    kept = []
+    for call in calls:
+        cost = _call_tokens(call)
+        if cost > budget:
+            name = call["function"]["name"]
+            cut = truncate_tokens(call["function"]["arguments"], max(0, budget - count_tokens(name)))
+            kept.append({**call, "function": {"name": name, "arguments": cut}})
+            return kept, True
+        kept.append(call)
+        budget -= cost
+    return kept, False
+
+
+def prompt_tokens(messages: list[dict], tools: list | None) -> int:
+    """Count the request's tokens: each message's content plus a fixed overhead, and the tools."""
+    total = REPLY_PRIMING_TOKENS
+    for message in messages:
+        text = message["content"] or ""
+        total += PER_MESSAGE_TOKENS + (_count(text) if type(text) is str else count_tokens(text))
+        if len(message) > 2 and message.get("tool_calls"):
+            total += sum(_call_tokens(call) for call in message["tool_calls"])
+    if tools:
+        import json
+
+        total += count_tokens(json.dumps(tools, ensure_ascii=False, sort_keys=True, default=str))
+    return total
+
+
+def messages_digest(messages: list[dict]) -> str:
+    """Return a hex digest of the messages (faster than hashing their repr, same determinism)."""
+    parts = []
+    for message in messages:
+        parts += (message["role"], message["content"] or "")
+        if len(message) > 2:
+            rest = sorted((key, value) for key, value in message.items() if key not in ("role", "content"))
+            parts.append(repr(rest))
+    text = "\x1f".join(parts)
+    return _hashing()[2](text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def _shape(request: Request, reply: object, completion_id: str, keep_ids: bool) -> tuple:
+    """Give the tool calls ids and apply the limits: (content, calls, finish, stop, cut).
+
+    Ids are `call_` + a hash of the completion id and the call's index; with `keep_ids` (scripts)
+    an id the script gives is kept.
+    """
+    stable_int = _hashing()[1]
+    calls = [{**call, "id": (keep_ids and call.get("id")) or f"call_{stable_int(completion_id, index):016x}"}
+             for index, call in enumerate(reply.tool_calls)]
+    if not calls:
+        content, finish, stop_used, truncated = _limit_text(reply.content or "", request)
+        return content, [], finish, stop_used, truncated
+    content = reply.content
+    budget = None if request.max_tokens is None else request.max_tokens - count_tokens(content or "")
+    calls, truncated = _limit_calls(calls, budget)
+    return content, calls, "length" if truncated else "tool_calls", None, truncated
+
+
+def build_completion(request: Request, reply: object, explanation: dict, id_parts: tuple,
+                     created: int = CREATED, adjusted: list[str] | None = None) -> ChatCompletion:
+    """Apply stop / max_tokens to `reply` and wrap it as a ChatCompletion with usage and x_mock.
+
+    `adjusted` lists what the protocol layer changed in the model's reply (tool_choice,
+    response_format); it becomes `x_mock["adjusted"]` when there is anything to say.
+    """
+    stable_id = _hashing()[0]
+    completion_id = stable_id("chatcmpl", *id_parts, request.model, messages_digest(request.messages),
+                              request.temperature, request.stop, request.max_tokens, request.tools,
+                              request.tool_choice, *request.extras)
+    keep_ids = explanation.get("source") == "script"
+    content, calls, finish, stop_used, truncated = _shape(request, reply, completion_id, keep_ids)
+    if finish == "tool_calls" and isinstance(request.tool_choice, dict):
+        finish = "stop"  # what the API reports when tool_choice names the function
+    tool_calls = [ChatCompletionMessageToolCall(id=call["id"], function=Function(**call["function"]))
+                  for call in calls]
+    completed = count_tokens(content or "") + sum(_call_tokens(call) for call in calls)
+    prompt = prompt_tokens(request.messages, request.tools)
+    message = (ChatCompletionMessage(content=content, refusal=None, tool_calls=tool_calls) if tool_calls
+               else ChatCompletionMessage(content=content, refusal=None))
+    usage = CompletionUsage(prompt_tokens=prompt, completion_tokens=completed,
+                            total_tokens=prompt + completed)
+    logprobs = None
+    if request.logprobs:
+        from mockllm.protocol.logprobs import content_logprobs
+
+        logprobs = content_logprobs(content, request.top_logprobs, completion_id)
+    x_mock = {**explanation, "stop_applied": stop_used, "truncated": truncated}
+    if adjusted:
+        x_mock["adjusted"] = list(adjusted)
+    return ChatCompletion(
+        id=completion_id, created=created, model=request.model, system_fingerprint=SYSTEM_FINGERPRINT,
+        choices=[Choice(finish_reason=finish, logprobs=logprobs, message=message)], usage=usage,
+        x_mock=x_mock,
+    )

@@ -1,0 +1,77 @@
+"""`tool_choice=` and `parallel_tool_calls=` honoured after the model replied, as the API does.
+
+The model (the brain and the persona) decides as usual; this step then makes the reply obey:
+
+- `"none"`: the tools are hidden from the model, so it answers (done before it replies);
+- `"required"`: a reply without a tool call becomes a call to the offered tool that best fits the
+  question (most words shared with its name and description; the first tool on a tie or when
+  none fits), with arguments built from the tool's schema and the question;
+- `{"type": "function", "function": {"name": X}}`: the reply becomes one call to X (the model's
+  own call to X is kept when it made one). The API then reports `finish_reason: "stop"`, not
+  `"tool_calls"`, and so does the mock;
+- `parallel_tool_calls=False`: at most one call (the first).
+Each change is said in `x_mock["adjusted"]`. Arguments are built deterministically by
+`mockllm.protocol.schema_values` (strings from the question, numbers from its first number).
+"""
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _words(text: str) -> set[str]:
+    """The lower-case words of `text` (longer than two letters, or any CJK character)."""
+    return {w for w in _WORD.findall(text.lower()) if len(w) > 2 or not w.isascii()}
+
+
+def best_tool(tools: list, question: str) -> dict:
+    """The offered tool sharing the most words with the question (the first on a tie)."""
+    wanted = _words(question.replace("_", " "))
+    best, score = tools[0], 0
+    for tool in tools:
+        function = tool["function"]
+        text = f"{function['name'].replace('_', ' ')} {function.get('description') or ''}"
+        shared = len(wanted & _words(text))
+        if shared > score:
+            best, score = tool, shared
+    return best
+
+
+def forced_call(tool: dict, question: str, today: str) -> dict:
+    """A call to `tool` whose arguments fit its parameters schema, built from the question."""
+    import json
+
+    from mockllm.protocol.schema_values import Facts, build
+
+    function = tool["function"]
+    schema = function.get("parameters") or {"type": "object", "properties": {}}
+    arguments = build({"type": "object", **schema} if "type" not in schema else schema,
+                      Facts(question, question, {}, today))
+    return {"id": None, "type": "function",
+            "function": {"name": function["name"], "arguments": json.dumps(arguments, ensure_ascii=False)}}
+
+
+def apply_tool_choice(tool_choice: object, parallel: bool, tools: list | None, content: str | None,
+                      calls: tuple, question: str, today: str) -> tuple[str | None, tuple, list[str]]:
+    """(content, tool calls, notes) of the reply after tool_choice and parallel_tool_calls."""
+    notes: list[str] = []
+    if isinstance(tool_choice, dict):
+        name = tool_choice["function"]["name"]
+        own = [call for call in calls if call["function"]["name"] == name]
+        if not own or len(calls) > 1:
+            tool = next(t for t in tools if t["function"]["name"] == name)
+            notes.append(f"tool_choice names {name!r}: " + (
+                "the model's own call to it kept, its other calls dropped" if own else
+                "the model did not call it, so the reply is a call to it with arguments from the question"))
+        return None, (own[0] if own else forced_call(tool, question, today),), notes
+    if tool_choice == "required" and not calls:
+        tool = best_tool(tools, question)
+        notes.append(f"tool_choice='required': the model answered instead of calling a tool, so the reply "
+                     f"is a call to {tool['function']['name']!r} (the offered tool that best fits the "
+                     "question) with arguments from the question")
+        return None, (forced_call(tool, question, today),), notes
+    if not parallel and len(calls) > 1:
+        notes.append(f"parallel_tool_calls=False: only the first of the model's {len(calls)} calls kept")
+        calls = calls[:1]
+    return content, calls, notes
