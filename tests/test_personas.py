@@ -40,7 +40,7 @@ def step(action: str | None, args: dict | None = None, obs: str | None = "ok") -
 
 def test_tables_are_consistent() -> None:
     assert {"diligent", "sloppy", "hallucinator", "looper", "literal", "gullible", "forgetful",
-            "tiny"} <= set(PERSONAS)
+            "tiny", "jsonic"} <= set(PERSONAS)
     used = {entry.quirk for persona in PERSONAS.values() for entry in persona.entries}
     assert used == set(QUIRKS)
     assert all(q.name == name and q.description for name, q in QUIRKS.items())

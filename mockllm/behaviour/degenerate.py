@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 def empty_reply(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> str | None:
     """Nothing at all: an empty reply."""
+    # real: smollm2-135m/date_plus3/C/t0.7/s1/step5, smollm2-135m/calc_100_8/C/t0.7/s1/step1
     return "" if text else None
 
 
@@ -32,6 +33,9 @@ def empty_reply_structured(out: Output, move: "Move", conv: "Conversation",
 
 def echo_question(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> str | None:
     """The question written back instead of an answer."""
+    # real: smollm2-135m/calc_17_5_3/C/t0.7/s1/step3 ("Question: What is (17 + 5) * 3?"),
+    # smollm2-135m/weather_compare/A/t0.0/snone/step2 ("The question is:\n\n..."),
+    # smollm2-135m/order_a1004_amount/A/t0.7/s1/step1 (the question alone, first)
     question = conv.question.strip()
     if not question:
         return None
@@ -47,6 +51,8 @@ def echo_question_structured(out: Output, move: "Move", conv: "Conversation",
 
 def echo_prompt(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> str | None:
     """The system prompt written back, then the question, as if continuing a document."""
+    # seen with chat models behind text-completion wrappers (LangChain "Could not parse LLM
+    # output: <|system|> Answer the following questions..."); not in the SmolLM2 replies
     if not conv.system.strip():
         return None
     return f"{conv.system.strip()}\n\nQuestion: {conv.question.strip()}\nThought:"
@@ -100,6 +106,7 @@ def _guessed(move: "Move", conv: "Conversation", ctx: QuirkContext) -> str:
 def action_and_answer(text: str, move: "Move", conv: "Conversation",
                       ctx: QuirkContext) -> str | None:
     """An Action, then at once a Final Answer, with no Observation between them."""
+    # real: smollm2-135m/date_plus3/C/t0.7/s1/step2, smollm2-135m/zh_order/A/t0.0/snone/step1
     if move.action is None:
         return None
     head = text.rstrip() if "Action Input" in text else block(move.thought, move.action,

@@ -4,7 +4,8 @@ A quirk works at one of two levels:
 - "move": it changes the brain's decision (a `Move`) before rendering, e.g. repeat the last call;
 - "text": it changes the rendered reply, e.g. `Thought：` with a full-width colon.
 Every quirk function returns None when it does not apply (then it has not "fired").
-The tables that say which persona uses which quirk, when, live in `mockllm.behaviour.personas`.
+The quirk catalogue is `mockllm.behaviour.catalogue`; which persona uses which quirk, and
+when, is `mockllm.behaviour.personas`.
 """
 from __future__ import annotations
 

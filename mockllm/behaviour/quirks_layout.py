@@ -79,6 +79,7 @@ def _loose(args: dict, quoted: bool) -> str:
 
 def input_not_json(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> str | None:
     """An Action Input that is not JSON: a bare string, a quoted string, or `None` for no input."""
+    # real: smollm2-135m/order_total/B/t0.7/s2/step2 (`Action Input: I want to use the ...`)
     quoted = ctx.pick((False, True), "quoted")
     return with_input(text, lambda v: None if _json_object(v) is None
                       else _loose(_json_object(v), quoted))
@@ -98,6 +99,7 @@ def input_inline_code(text: str, move: "Move", conv: "Conversation",
 
 def multiline_json(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> str | None:
     """The Action Input pretty-printed over several lines, as chat-tuned models write JSON."""
+    # real: smollm2-135m/order_a1002/B/t0.7/s1/step2 writes its JSON indented over many lines
     indent = ctx.pick((2, 4), "indent")
     return with_input(text, lambda v: json.dumps(_json_object(v), ensure_ascii=False, indent=indent)
                       if _json_object(v) else None)
@@ -120,6 +122,8 @@ def _cut_in_string(source: str, ctx: QuirkContext) -> str | None:
 def json_cut_in_string(text: str, move: "Move", conv: "Conversation",
                        ctx: QuirkContext) -> str | None:
     """The Action Input cut off inside a string, and the reply ends there."""
+    # real: smollm2-135m/order_a9999/C/t0.7/s1/step4 (`{"expression": "45 * 12}`),
+    # smollm2-135m/order_a9999/B/t0.7/s1/step3 (`{"expression": "45 *`)
     cut = with_input(text, lambda v: _cut_in_string(v, ctx), cut=True)
     if cut is None and move.action is not None:  # no input line in the text: write the step
         cut = with_input(block(move.thought, move.action, move.action_input),
