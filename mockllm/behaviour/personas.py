@@ -8,7 +8,7 @@ the mock model does.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from mockllm.behaviour.catalogue import CORRECTIONS, QUIRKS, RULES, check_suppressor  # noqa: F401
 from mockllm.behaviour.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep,
@@ -52,34 +52,17 @@ class Persona:
     entries: tuple[Entry, ...]
 
 
-def _json(slot: int) -> Rotating:
-    """Sloppy breaks the JSON on one reply in two, one way at a time."""
-    return Rotating("json", (slot,), 8)
+def _group(name: str, size: int) -> Callable[..., Rotating]:
+    """A maker of the triggers of one rotating group: one pattern of the group per reply."""
+    return lambda *slots: Rotating(name, slots, size)
 
 
-def _tiny(*slots: int) -> Rotating:
-    """Tiny shows one pattern per reply, chosen by seed."""
-    return Rotating("tiny", tuple(slots), 12)
-
-
-def _rare(slot: int) -> Rotating:
-    """Tiny's rarer patterns: one reply in 36 each, on top of (and replacing) the usual one."""
-    return Rotating("tiny_rare", (slot,), 36)
-
-
-def _wrap(slot: int) -> Rotating:
-    """Sloppy wraps its JSON in a fence or in inline code on one reply in ten each."""
-    return Rotating("wrap", (slot,), 10)
-
-
-def _jsonic(*slots: int) -> Rotating:
-    """Jsonic writes one shape per reply: a blob, a call, or pretty JSON (or `Action: None`)."""
-    return Rotating("jsonic", tuple(slots), 8)
-
-
-def _tool_mode(slot: int) -> Rotating:
-    """Jsonic's tool-call failures: one reply in six each."""
-    return Rotating("tool_mode", (slot,), 6)
+_json = _group("json", 8)            # sloppy breaks the JSON on one reply in two, one way at a time
+_wrap = _group("wrap", 10)           # sloppy fences its JSON, or puts it in inline code
+_tiny = _group("tiny", 12)           # tiny shows one of its usual patterns per reply
+_rare = _group("tiny_rare", 36)      # tiny's rarer patterns, on top of (and replacing) the usual
+_jsonic = _group("jsonic", 8)        # jsonic: a blob, a call, or pretty JSON (or Action: None)
+_tool_mode = _group("tool_mode", 6)  # jsonic's tool-call failures
 
 
 _NO_STOP = "Only stop=['Observation:'] or cutting the reply at 'Observation:' removes it."
