@@ -81,8 +81,8 @@ def input_not_json(text: str, move: "Move", conv: "Conversation", ctx: QuirkCont
     """An Action Input that is not JSON: a bare string, a quoted string, or `None` for no input."""
     # real: smollm2-135m/order_total/B/t0.7/s2/step2 (`Action Input: I want to use the ...`)
     quoted = ctx.pick((False, True), "quoted")
-    return with_input(text, lambda v: None if _json_object(v) is None
-                      else _loose(_json_object(v), quoted))
+    return with_input(text, lambda v: None if (found := _json_object(v)) is None
+                      else _loose(found, quoted))
 
 
 def input_fenced(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> str | None:
@@ -101,8 +101,8 @@ def multiline_json(text: str, move: "Move", conv: "Conversation", ctx: QuirkCont
     """The Action Input pretty-printed over several lines, as chat-tuned models write JSON."""
     # real: smollm2-135m/order_a1002/B/t0.7/s1/step2 writes its JSON indented over many lines
     indent = ctx.pick((2, 4), "indent")
-    return with_input(text, lambda v: json.dumps(_json_object(v), ensure_ascii=False, indent=indent)
-                      if _json_object(v) else None)
+    return with_input(text, lambda v: json.dumps(found, ensure_ascii=False, indent=indent)
+                      if (found := _json_object(v)) else None)
 
 
 def _cut_in_string(source: str, ctx: QuirkContext) -> str | None:
