@@ -69,13 +69,15 @@ def serve(host: str, port: int, options: dict) -> int:
     from mockllm.serve.sessions import Sessions, conversation_key
 
     app = create_app(Service(Sessions(options, conversation_key)))
-    sock = bind(host, port)
-    print(f"listening on {url_of(sock)}", flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
                                            lifespan="off", timeout_graceful_shutdown=5))
-    # uvicorn shuts down gracefully on a signal, then re-raises it to the handler it found:
-    # a handler that does nothing makes that a normal exit, with code 0.
-    previous = {sig: signal.signal(sig, lambda *_: None) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # uvicorn stops gracefully on a signal, then re-raises it to the handler it found. This
+    # handler asks for the same stop, so a signal arriving before uvicorn's own handlers are in
+    # place stops the server too, and the re-raised one ends it normally, with exit code 0.
+    sock = bind(host, port)
+    stop = lambda *_: setattr(server, "should_exit", True)  # noqa: E731
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    print(f"listening on {url_of(sock)}", flush=True)
     try:
         server.run(sockets=[sock])
     finally:

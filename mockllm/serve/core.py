@@ -2,8 +2,9 @@
 transport (`transport.py`) and the ASGI server (`app.py`), so neither writes it twice.
 
     POST /v1/chat/completions   the body is passed as `MockLLM.chat.completions.create(**body)`;
-                                the reply is `model_dump()` as JSON, or with "stream": true one
-                                `data: {chunk}` event per chunk and a final `data: [DONE]`
+                                the reply is `model_dump(exclude_unset=True)` as JSON (the fields
+                                the API sends), or with "stream": true one `data: {chunk}` event
+                                per chunk and a final `data: [DONE]`
     GET  /v1/models             the base model and one id per persona (models.py)
     GET  /v1/models/{id}        one of them
 
@@ -66,7 +67,7 @@ class Service:
                 result = client.chat.completions.create(**request)
                 if request.get("stream") is True:
                     return _stream_answer(result)
-                return json_answer(200, result.model_dump())
+                return json_answer(200, result.model_dump(exclude_unset=True))
         except UnknownModel as error:
             return error_answer(404, str(error), param="model", code="model_not_found", error=error)
         except (ValueError, TypeError) as error:
@@ -113,7 +114,7 @@ def _parse_json(body: bytes) -> dict | Answer:
 
 def _stream_answer(stream: object) -> Answer:
     """The chunks of a streamed reply as server-sent events, ending with `data: [DONE]`."""
-    events = [b"data: " + dumps(chunk.model_dump()) + b"\n\n" for chunk in stream]
+    events = [b"data: " + dumps(chunk.model_dump(exclude_unset=True)) + b"\n\n" for chunk in stream]
     events.append(_DONE)
     return Answer(200, {"content-type": SSE, "cache-control": "no-cache"}, events)
 
