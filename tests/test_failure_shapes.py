@@ -392,3 +392,21 @@ LIKE_REAL = [
 def test_each_shape_looks_like_a_real_reply(label: str, real_id: str, test) -> None:
     assert test(REAL[real_id]), REAL[real_id]
     assert any(test(content) for content in replies(label))
+
+
+# ---------------------------------------------------------------- sloppy stays readable
+
+def test_sloppy_drifts_in_its_new_ways_and_the_lesson_03_parser_still_reads_every_reply() -> None:
+    from solutions.agent import run_agent
+
+    fired, problems = set(), []
+    for seed in range(16):
+        for question in (WEATHER_Q, CALC_Q, "What is the status of order A1002?", "明天北京天气？",
+                         "What will the date be 3 days from today?"):
+            trace = run_agent(question, MockLLM(persona="sloppy", seed=seed), world_tools(), max_steps=8)
+            fired.update(q for step in trace.steps for q in step.explanation["quirks_fired"])
+            problems += [step.raw_reply for step in trace.steps
+                         if step.error or (step.observation or "").startswith("Error")]
+    assert {"input_not_json", "input_fenced", "input_inline_code", "bold_field_lines",
+            "field_spacing"} <= fired
+    assert problems == []  # lesson 02: "even sloppy's messy formatting ... lesson 03's parser reads it"

@@ -66,7 +66,7 @@ _tool_mode = _group("tool_mode", 6)  # jsonic's tool-call failures
 
 
 _NO_STOP = "Only stop=['Observation:'] or cutting the reply at 'Observation:' removes it."
-_BARE = "A one-argument tool can take the bare value; get_weather cannot."
+_BARE = "Only for a tool of at most one argument, which can take the bare value."
 _TOLD_NOTE = "Once told its reply did not work, it writes the fields for the rest of the run."
 _TINY = {"style": "tiny"}
 PERSONAS: dict[str, Persona] = {p.name: p for p in (
@@ -78,7 +78,7 @@ PERSONAS: dict[str, Persona] = {p.name: p for p in (
     Persona("sloppy", "Right decisions, drifting format: chatter, markdown, full-width "
             "punctuation, broken JSON, loose layout.", True, (
         Entry("fullwidth_punctuation", AnyOf((ChineseQuestion(), OneIn(3)))),
-        Entry("input_not_json", OneIn(12), note=_BARE),
+        Entry("input_not_json", OneIn(12), note=_BARE, params={"single": True}),
         Entry("json_single_quotes", _json(0)), Entry("json_trailing_comma", _json(1)),
         Entry("json_unclosed_brace", _json(2)), Entry("json_trailing_prose", _json(3)),
         Entry("input_fenced", _wrap(0)), Entry("input_inline_code", _wrap(1)),

@@ -78,8 +78,13 @@ def _loose(args: dict, quoted: bool) -> str:
 
 
 def input_not_json(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> str | None:
-    """An Action Input that is not JSON: a bare string, a quoted string, or `None` for no input."""
+    """An Action Input that is not JSON: a bare string, a quoted string, or `None` for no input.
+
+    With the entry param `single`, only for a tool of at most one argument.
+    """
     # real: smollm2-135m/order_total/B/t0.7/s2/step2 (`Action Input: I want to use the ...`)
+    if ctx.params.get("single") and len(move.action_input or {}) > 1:
+        return None
     quoted = ctx.pick((False, True), "quoted")
     return with_input(text, lambda v: None if (found := _json_object(v)) is None
                       else _loose(found, quoted))
@@ -146,7 +151,8 @@ def bold_field_lines(text: str, move: "Move", conv: "Conversation",
     for i, line in enumerate(lines):
         found = field_at(line)
         value = line[found[1]:].strip() if found else ""
-        if found and value and not value.endswith(("{", "`")):
+        if found and value and not value.endswith(("{", "`")) and (
+                value[:1] != "{" or value.endswith("}")):  # never on top of an unclosed brace
             indent = line[:len(line) - len(line.lstrip())]
             lines[i] = f"{indent}**{line.strip()}**"
     new = "\n".join(lines)
