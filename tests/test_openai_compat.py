@@ -111,3 +111,122 @@ def test_import_mockllm_stays_light() -> None:
             "'mockllm.world.orders', 'yaml']\n"
             "print('LOADED', [m for m in heavy if m in sys.modules])\n")
     assert "LOADED []" in _fresh_python(code)
+
+
+# --- the wire form and pydantic's methods --------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [TEXT, CALLS], ids=["text", "tool_calls"])
+@pytest.mark.parametrize("options", [{}, {"stream_options": {"include_usage": True}},
+                                     {"logprobs": True, "top_logprobs": 2}], ids=["plain", "usage", "logprobs"])
+def test_stream_chunks_on_the_wire_validate_as_the_sdks(reply: object, options: dict) -> None:
+    chunks = list(_create(reply, stream=True, **options))
+    for chunk in chunks:
+        wire = chunk.to_dict()
+        validated = ChatCompletionChunk.model_validate(wire)
+        assert validated.to_dict() == wire  # the SDK keeps exactly the fields the mock sent
+        assert _restrict(validated.model_dump(), chunk.model_dump()) == chunk.model_dump()
+    if "stream_options" in options:
+        assert chunks[-1].to_dict()["choices"] == [] and chunks[-1].usage.total_tokens > 0
+
+
+def test_to_dict_and_to_json_match_the_sdks() -> None:
+    response = _create(CALLS)
+    sdk = ChatCompletion.model_validate(response.to_dict())
+    assert response.to_dict() == sdk.to_dict()
+    assert response.to_json() == sdk.to_json()
+    for indent in (None, 2, 4):  # pydantic's layout, compact or indented, non-ASCII kept
+        assert response.model_dump_json(indent=indent, exclude_unset=True) == sdk.model_dump_json(
+            indent=indent, exclude_unset=True)
+    assert "tool_calls" not in _create(TEXT).to_dict()["choices"][0]["message"]  # as the API omits it
+
+
+@pytest.mark.parametrize("spec", [
+    {"include": {"id", "usage"}},
+    {"exclude": {"x_mock", "choices"}},
+    {"include": {"choices": {0: {"message": {"content"}}}}},
+    {"include": {"choices": {"__all__": {"finish_reason"}}, "model": True}},
+    {"exclude": {"choices": {"__all__": {"message": {"tool_calls": {0: {"function"}}}}}, "x_mock": True}},
+    {"exclude_none": True, "exclude": {"x_mock"}},
+    {"mode": "json", "include": {"usage": {"total_tokens"}}},
+], ids=range(7))
+def test_model_dump_include_and_exclude_match_pydantic(spec: dict) -> None:
+    response = _create(CALLS)
+    sdk = ChatCompletion.model_validate(response.model_dump())
+    mine = response.model_dump(**spec)
+    theirs = sdk.model_dump(**spec)
+    assert mine == _restrict(theirs, mine)
+
+
+def _restrict(theirs: object, mine: object) -> object:
+    """`theirs` with only the keys `mine` has (the SDK's models have fields the mock never sets)."""
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        return {key: _restrict(theirs[key], value) for key, value in mine.items() if key in theirs}
+    if isinstance(mine, list) and isinstance(theirs, list):
+        return [_restrict(t, m) for t, m in zip(theirs, mine)]
+    return theirs
+
+
+def test_model_validate_round_trips_and_checks_required_fields() -> None:
+    from mockllm.protocol.types import ChatCompletion as MockCompletion, ChatCompletionChunk as MockChunk
+
+    response = _create(CALLS)
+    again = MockCompletion.model_validate(response.model_dump())
+    assert again == response and again.choices[0].message.tool_calls[1].function.name == "get_current_date"
+    assert MockCompletion.model_validate(ChatCompletion.model_validate(response.model_dump())) == response
+    assert MockCompletion.model_validate_json(response.model_dump_json()) == response
+    assert MockCompletion.model_validate(response) is response
+    chunk = next(iter(_create(CALLS, stream=True)))
+    assert MockChunk.model_validate(chunk.to_dict()).to_dict() == chunk.to_dict()
+    broken = response.model_dump()
+    del broken["choices"][0]["message"]
+    with pytest.raises(ValueError, match=r"ChatCompletion\.choices\[0\]\.message: field required"):
+        MockCompletion.model_validate(broken)
+    with pytest.raises(ValueError, match=r"expected an object"):
+        MockCompletion.model_validate([1])
+    assert dict(response)["id"] == response.id and response.model_fields_set >= {"id", "choices", "usage"}
+    assert response.model_copy(update={"model": "other"}).model == "other" and response.model == "mock-react"
+    with pytest.raises(ValueError, match="mode"):
+        response.model_dump(mode="yaml")
+
+
+# --- simulated errors as openai's classes ---------------------------------------------------------
+
+def _failures() -> list[Exception]:
+    """The two simulated failures of a fresh client, in order."""
+    client = MockLLM.from_script(["ok"], failures={1: "rate_limit", 2: "timeout"})
+    raised = []
+    for _ in range(2):
+        with pytest.raises(Exception) as error:
+            client.chat.completions.create(model="m", messages=MESSAGES)
+        raised.append(error.value)
+    return raised
+
+
+def test_simulated_failures_are_caught_as_openais_classes() -> None:
+    import openai
+
+    import mockllm
+
+    limited, timed_out = _failures()
+    assert isinstance(limited, openai.RateLimitError) and isinstance(limited, mockllm.RateLimitError)
+    assert isinstance(timed_out, openai.APITimeoutError) and isinstance(timed_out, mockllm.APITimeoutError)
+    assert limited.status_code == 429 and limited.response.status_code == 429
+    assert limited.response.headers["retry-after"] == "1" and limited.code == "rate_limit_exceeded"
+    assert limited.call == 1 and "call 1" in str(limited) and limited.message == str(limited)
+    assert timed_out.call == 2 and "Simulated timeout on call 2" in str(timed_out)
+    try:
+        raise limited
+    except openai.APIStatusError as caught:  # the usual `except` of code written for the API
+        assert caught is limited
+    import pickle
+
+    assert type(pickle.loads(pickle.dumps(limited))) is mockllm.RateLimitError
+
+
+def test_without_openai_they_are_plain_mockllm_classes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mockllm
+
+    monkeypatch.setitem(sys.modules, "openai", None)  # as if openai were not installed
+    limited, timed_out = _failures()
+    assert type(limited) is mockllm.RateLimitError and type(timed_out) is mockllm.APITimeoutError
+    assert limited.status_code == 429 and not hasattr(limited, "response")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -138,3 +139,56 @@ def test_script_of_the_wrong_type() -> None:
 def test_same_request_at_different_steps_gets_different_ids() -> None:
     client = MockLLM.from_script(["a", "a"])
     assert _ask(client).id != _ask(client).id
+
+
+BAD_FILES = [
+    # (file name, bytes, what the message must say after the file's name)
+    ("empty.json", b"", r"is empty"),
+    ("blank.yaml", b"  \n\n", r"is empty"),
+    ("comment.yaml", b"# no replies yet\n", r"holds no replies"),
+    ("broken.json", b'["Final Answer: 1",', r"is not valid JSON: Expecting value \(line 1, column 20\)"),
+    ("latin1.json", '["Café"]'.encode("latin-1"), r"is not valid UTF-8 \(byte 5 is 0xe9\)"),
+    ("bad.yaml", b"- a\n - b: [\n", r"is not valid YAML: .*\(line 2, column 5\)"),
+    ("tab.yaml", b"- a\n\t- b\n", r"is not valid YAML"),
+    ("deep.json", b"[" * 100_000, r"nests too deeply"),
+    ("deep.yaml", b"[" * 100_000, r"nests deeper than 64 levels"),
+    ("deepish.json", b"[" * 70 + b"]" * 70, r"nests deeper than 64 levels"),
+    ("number.json", b"42", r"holds a value of type int, not a list of replies"),
+    ("none.json", b"[]", r"a script needs at least one reply"),
+    ("entry.json", b'["ok", {"text": "hi"}]', r"script entry 1 .*unknown key\(s\) text"),
+    ("date.yaml", b"- tool_calls:\n  - name: f\n    arguments: {day: 2025-03-14}\n", r"JSON cannot carry"),
+]
+
+
+@pytest.mark.parametrize(("name", "data", "pattern"), BAD_FILES, ids=[case[0] for case in BAD_FILES])
+def test_a_bad_script_file_is_a_value_error_naming_the_file(tmp_path: Path, name: str, data: bytes,
+                                                             pattern: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(ValueError, match=rf"script file '{re.escape(str(path))}'.*{pattern}") as raised:
+        MockLLM.from_script(path)
+    assert re.search(r"accepted: a JSON or YAML list of replies|accepted shapes: a str|each reply is a str",
+                     str(raised.value))
+
+
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_a_utf8_bom_is_accepted(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"bom{suffix}"
+    path.write_bytes("\ufeff".encode() + json.dumps(["Final Answer: 北京"], ensure_ascii=False).encode())
+    assert _ask(MockLLM.from_script(path)).choices[0].message.content == "Final Answer: 北京"
+
+
+def test_reading_a_deep_yaml_file_is_fast(tmp_path: Path) -> None:
+    """PyYAML spends seconds on deeply nested flow collections: the depth is checked first."""
+    import time
+
+    small, large = tmp_path / "small.yaml", tmp_path / "large.yaml"
+    small.write_text("[" * 10_000)
+    large.write_text("[" * 40_000)
+    timings = []
+    for path in (small, large):
+        start = time.perf_counter()
+        with pytest.raises(ValueError):
+            MockLLM.from_script(path)
+        timings.append(time.perf_counter() - start)
+    assert timings[1] < 8 * timings[0] + 0.05

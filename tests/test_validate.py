@@ -172,3 +172,72 @@ def test_a_rejected_request_is_not_counted() -> None:
         client.chat.completions.create(model="m", messages=[])
     assert client.calls == 0
     assert client.chat.completions.create(model="m", messages=[USER]).choices[0].message.content == "first"
+
+
+def _tool(properties: dict) -> dict:
+    """A function tool whose parameters have `properties`."""
+    return {"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": properties}}}
+
+
+def test_tool_schema_keys_travel_as_json_makes_them() -> None:
+    """The SDK sends tools as JSON: 1 becomes "1"; a tuple key makes json.dumps fail, so it is refused."""
+    with pytest.raises(TypeError, match=r"'tools\[0\]\.function\.parameters'.*key \(1, 2\) at "
+                                        r"'tools\[0\]\.function\.parameters\.properties'.*must be strings"):
+        _create(tools=[_tool({(1, 2): {"type": "string"}})])
+    with pytest.raises(TypeError, match=r"'tools\[1\]\.function\.parameters'.*set"):
+        _create(tools=[TOOL, _tool({"a": {"enum": {1, 2}}})])
+    from mockllm.protocol.validate import check_tools
+
+    sent = check_tools([_tool({1: {"type": "string"}, None: {}})])[0]["function"]["parameters"]
+    assert sent == {"type": "object", "properties": {"1": {"type": "string"}, "null": {}}}
+    client = MockLLM(persona="diligent")
+    response = client.chat.completions.create(model="m", messages=[USER], tools=[_tool({7: {"type": "string"}})])
+    assert response.choices[0].message.role == "assistant"
+
+
+@pytest.mark.parametrize("where", ["tool", "response_format", "message_key", "metadata_free"])
+def test_deep_nesting_in_a_request_is_a_value_error(where: str) -> None:
+    deep: object = "x"
+    for _ in range(100_000):
+        deep = [deep]
+    options = {
+        "tool": {"tools": [_tool({"a": {"items": deep}})]},
+        "response_format": {"response_format": {"type": "json_schema", "json_schema": {"name": "r", "schema": {"a": deep}}}},
+        "message_key": {"messages": [{"role": "user", "content": "hi", "extra": deep}]},
+        "metadata_free": {"prediction": {"type": "content", "content": deep}},
+    }[where]
+    with pytest.raises(ValueError, match=r"nested deeper than 64 levels"):
+        _create(**options)
+
+
+def test_message_keys_must_be_strings() -> None:
+    with pytest.raises(TypeError, match=r"'messages\[0\]'.*str keys"):
+        _create(messages=[{"role": "user", "content": "hi", 3: "x"}])
+
+
+class _StringClock:
+    def today(self) -> str:
+        return "2025-03-14"
+
+
+@pytest.mark.parametrize(("clock", "pattern"), [
+    (_StringClock(), r"'clock'.*today\(\) returned str '2025-03-14'"),
+    ("2025-03-14", r"'clock'.*mockllm\.world\.Clock"),
+    (42, r"'clock'"),
+])
+def test_a_bad_clock_is_refused_at_construction(clock: object, pattern: str) -> None:
+    with pytest.raises(TypeError, match=pattern):
+        MockLLM(clock=clock)
+    with pytest.raises(TypeError, match=pattern):
+        MockLLM.from_script(["ok"], clock=clock)
+
+
+def test_a_clock_sets_the_created_day() -> None:
+    import datetime
+
+    from mockllm.world import Clock
+
+    response = MockLLM.from_script(["ok"], clock=Clock("2025-05-01")).chat.completions.create(
+        model="m", messages=[USER])
+    assert datetime.datetime.fromtimestamp(response.created, datetime.timezone.utc).isoformat() == (
+        "2025-05-01T00:00:00+00:00")

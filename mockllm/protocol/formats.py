@@ -24,6 +24,7 @@ FORMAT_TYPES = ("text", "json_object", "json_schema")
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SHAPE = ("{'type': 'text'}, {'type': 'json_object'} or {'type': 'json_schema', 'json_schema': "
           "{'name': ..., 'schema': {...}, 'strict': True}}")
+_NO_ACTION = frozenset({"none", "n/a", "na", "no action needed", "no action", ""})
 _FIELD_LINE = re.compile(r"[\s*]*(thought|action input|action|final answer)[\s*]*[:：]\s*(.*)",
                          re.IGNORECASE)  # one character class per run of filler: no backtracking
 
@@ -102,13 +103,23 @@ def _check_strict(name: str, schema: Mapping) -> None:
 
 
 def react_fields(content: str) -> dict[str, str]:
-    """The ReAct fields of a reply (first Thought, Action, Action Input, Final Answer), leniently."""
+    """The fields of the reply's first ReAct step (Thought, Action, Action Input, Final Answer).
+
+    Reading stops where a second step begins (a field seen again, or a Final Answer after an
+    Action: what follows an Action was invented before its Observation). An Action of None or
+    N/A is no action.
+    """
     fields: dict[str, str] = {}
     for line in content.splitlines():
         match = _FIELD_LINE.match(line)
-        if match:
-            key = match.group(1).lower().replace(" ", "_")
-            fields.setdefault(key, match.group(2).strip())
+        if not match:
+            continue
+        key, value = match.group(1).lower().replace(" ", "_"), match.group(2).strip(" \t*")
+        if key in fields or (key == "final_answer" and "action" in fields):
+            break
+        if key == "action" and value.strip("()").lower() in _NO_ACTION:
+            continue
+        fields[key] = value
     return fields
 
 
@@ -129,7 +140,7 @@ def facts_of(content: str, question: str, today: str) -> object:
     fields = react_fields(content)
     answer = fields.get("final_answer") or (content.strip() if not fields else fields.get("thought", ""))
     step = {"thought": fields.get("thought"), "answer": answer}
-    if "action" in fields and "final_answer" not in fields:
+    if "action" in fields:
         step.update(action=fields["action"], action_input=_action_input(fields.get("action_input", "{}")))
     return Facts(answer, question, step, today)
 
