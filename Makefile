@@ -3,7 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 # One pytest process (and its two workers) runs everything; the options are in pyproject.toml.
-PYTEST := $(PY) -m pytest -n 2 --dist loadscope
+# Some containers set PYTHONDONTWRITEBYTECODE; the tests clear it, so that pytest's rewritten test
+# modules and the kernels' compiled modules are cached in __pycache__ (git-ignored) and reused.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist loadscope
 
 .PHONY: lab workspace reset test unit notebooks lessons bench lint clean
 

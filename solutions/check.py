@@ -2,40 +2,77 @@
 
 It runs the exercise's cases (`solutions/cases/`), prints a verdict with hints, and returns your
 function when every case passes, else the reference, so the rest of the lesson runs either way.
+
+What makes it hard to fool:
+
+- **Time limits.** Every case runs under `CASE_SECONDS` through `solutions.limits` (a forked
+  child killed at the deadline on Linux; a watchdog that interrupts Python code elsewhere: read
+  that module for the limits of each). The first case past its limit fails with a hint about
+  bounding the work and the remaining cases are not run; no case starts once `CHECK_SECONDS`
+  have passed. So a check returns within about `CHECK_SECONDS`, whatever the function does.
+  Time only decides a verdict when a case runs out of it; nothing timed is printed.
+- **A screen before the cases.** For the exercises that read a model's text, a function that
+  uses eval, exec, compile or a way to reach them is refused before any case runs
+  (`solutions.screen` reads the compiled code, so it works without the source).
+- **The reference is recognised.** Checking the function `check` handed back (running
+  `fn = check(fn)` twice) says so instead of reporting the reference as yours.
+- **Root cause first.** When several cases fail the same way (None returned, a value of the wrong
+  type, the same exception), that cause is reported once, before the other failures.
 """
 from __future__ import annotations
 
 import contextlib
 import io
 import re
+import time
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from solutions import limits
 from solutions.exercises import NOTHING, Case, Exercise, exercises
+from solutions.screen import forbidden_uses
 
+CASE_SECONDS = 2.0     # a case still running after this is stopped and fails
+CHECK_SECONDS = 6.0    # no case starts after this much time in one check
 MAX_SHOWN = 5          # failing cases printed in full
 MAX_TEXT = 200         # characters of an input or a value shown
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
+RETURNED_NONE = ("returned None: the function ends without returning its result (code that "
+                 "falls off the end returns None); add the missing `return`")
+TIMED_OUT = ("still running {when}, so it was stopped: bound the work "
+             "(every loop needs a limit it cannot miss, every size a check before computing)")
+OUT_OF_MEMORY = "ran out of memory (MemoryError): bound the work before allocating or computing"
+
 
 @dataclass(frozen=True)
 class CaseResult:
-    """What happened to one case: status is "pass", "fail", "todo" or "skipped"."""
+    """What happened to one case: status "pass", "fail", "todo", "timeout" or "skipped"."""
 
     number: int
     case: Case
     status: str
     got: str = ""
+    cause: str = ""    # why it failed, when that is a reason other cases may share
+    hint: str = ""     # what to do about it, shown when the case is reported on its own
 
 
 def check(fn: Callable) -> Callable:
     """Run the cases of the exercise named `fn.__name__`; return `fn` if all pass, else the reference."""
     exercise = find_exercise(fn)
+    reference = exercise.load_reference()
+    if _same_function(fn, reference):
+        print(f"{exercise.name}: this is still the reference {exercise.reference_path()}: run your "
+              f"own cell first (the one that defines {exercise.name}), then this check")
+        return reference
+    refusals = forbidden_uses(fn) if exercise.screened else []
+    if refusals:
+        print(refusal_report(exercise, refusals))
+        return reference
     results = run_cases(fn, exercise)
     print(report(exercise, results))
-    if all(result.status == "pass" for result in results):
-        return fn
-    return exercise.load_reference()
+    return fn if all(result.status == "pass" for result in results) else reference
 
 
 def find_exercise(fn: Callable) -> Exercise:
@@ -50,51 +87,116 @@ def find_exercise(fn: Callable) -> Exercise:
     return registry[name]
 
 
-def run_cases(fn: Callable, exercise: Exercise) -> list[CaseResult]:
-    """Run every case (risky ones only when all the others pass), in case order."""
-    numbered = list(enumerate(exercise.cases, start=1))
-    results = {n: run_case(fn, exercise, n, case) for n, case in numbered if not case.risky}
-    safe = all(result.status == "pass" for result in results.values())
-    for number, case in numbered:
-        if case.risky:
-            results[number] = (run_case(fn, exercise, number, case) if safe
-                               else CaseResult(number, case, "skipped"))
-    return [results[number] for number, _ in numbered]
+def _same_function(fn: Callable, reference: Callable) -> bool:
+    """True when `fn` is the reference itself (the same object, or the same module and name)."""
+    def key(function: Callable) -> tuple:
+        return getattr(function, "__module__", None), getattr(function, "__qualname__", None)
+    return fn is reference or key(fn) == key(reference)
 
 
-def run_case(fn: Callable, exercise: Exercise, number: int, case: Case) -> CaseResult:
-    """Call `fn` on one case (its prints are swallowed) and judge the outcome."""
+def run_cases(fn: Callable, exercise: Exercise, runner: str | None = None) -> list[CaseResult]:
+    """Run the cases in order, each under CASE_SECONDS; stop at a timeout or after CHECK_SECONDS.
+
+    `runner` is "fork" or "thread" (see `solutions.limits`); None means the platform's default.
+    """
+    results: list[CaseResult] = []
+    budget_end = time.monotonic() + CHECK_SECONDS
+    stopped = False
+    for number, case in enumerate(exercise.cases, start=1):
+        remaining = budget_end - time.monotonic()
+        if stopped or remaining <= 0:
+            results.append(CaseResult(number, case, "skipped"))
+            continue
+        result = run_case(fn, exercise, number, case, min(CASE_SECONDS, remaining), runner)
+        stopped = result.status == "timeout"
+        results.append(result)
+    return results
+
+
+def run_case(fn: Callable, exercise: Exercise, number: int, case: Case,
+             seconds: float = CASE_SECONDS, runner: str | None = None) -> CaseResult:
+    """Build the case's inputs, then call and judge under the time limit."""
     args, kwargs = case.inputs()
+    outcome = limits.run_limited(lambda: attempt(fn, exercise, case, args, kwargs), seconds,
+                                 runner or limits.DEFAULT_RUNNER)
+    if outcome.kind == "done":
+        return CaseResult(number, case, *outcome.value)
+    if outcome.kind == "timeout":
+        when = (f"after {CASE_SECONDS:g} seconds" if seconds >= CASE_SECONDS
+                else f"when the check's {CHECK_SECONDS:g} seconds were used up")
+        cause = TIMED_OUT.format(when=when)
+        return CaseResult(number, case, "timeout", "still running when stopped", cause,
+                          f"{cause}; here: {case.hint}" if case.hint else cause)
+    detail = clean(outcome.detail)
+    return CaseResult(number, case, "fail", shorten(detail), detail, case.hint)
+
+
+Verdict = tuple[str, str, str, str]
+"""(status, got, cause, hint): plain strings, so that a forked case can send them back."""
+
+
+def attempt(fn: Callable, exercise: Exercise, case: Case, args: tuple, kwargs: dict) -> Verdict:
+    """Call `fn` (its prints are swallowed) and judge what it did."""
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             value = fn(*args, **kwargs)
     except NotImplementedError as exc:
-        return CaseResult(number, case, "todo", describe_exception(exc))
-    except Exception as exc:  # the learner's code may fail in any way: that is a failed case
-        wanted = case.raises is not None and isinstance(exc, case.raises)
-        if wanted and case.match.lower() in str(exc).lower():
-            return CaseResult(number, case, "pass")
-        return CaseResult(number, case, "fail", describe_exception(exc))
-    return judge(exercise, number, case, value)
+        return "todo", describe_exception(exc), "", case.hint
+    except (Exception, SystemExit) as exc:  # the learner's code may fail in any way
+        return judge_exception(case, exc)
+    return judge_value(exercise, case, value)
 
 
-def judge(exercise: Exercise, number: int, case: Case, value: Any) -> CaseResult:
-    """Compare a returned value with what the case expects."""
+def judge_exception(case: Case, exc: BaseException) -> Verdict:
+    """Judge a raised exception: the wanted one passes; any other is a cause cases can share."""
+    got = describe_exception(exc)
+    if isinstance(exc, MemoryError):
+        return "fail", got, OUT_OF_MEMORY, OUT_OF_MEMORY
+    if case.raises is None:
+        return "fail", got, got, case.hint  # the same error in many cases is one cause
+    if not isinstance(exc, case.raises):
+        cause = f"raises {type(exc).__name__} where {case.raises.__name__} is expected"
+        return "fail", got, cause, f"{cause}; {case.hint}" if case.hint else cause
+    if case.match.lower() not in str(exc).lower():
+        return "fail", got, "", case.hint
+    return "pass", "", "", ""
+
+
+def judge_value(exercise: Exercise, case: Case, value: Any) -> Verdict:
+    """Judge a returned value against the case; name the cause when the value shows one."""
     got = shorten(clean(exercise.show(value)))
     if case.raises is not None:
-        return CaseResult(number, case, "fail", f"returned {got}")
+        if value is None:
+            return "fail", "returned None", RETURNED_NONE, RETURNED_NONE
+        return "fail", f"returned {got}", "", case.hint
     try:
         if case.expect is not None:
             ok = bool(case.expect(value))
         else:
             ok = case.expected is not NOTHING and bool(value == case.expected)
     except Exception as exc:  # a value of the wrong shape makes the comparison fail
-        return CaseResult(number, case, "fail", f"{got} (checking it: {describe_exception(exc)})")
-    return CaseResult(number, case, "pass" if ok else "fail", got)
+        ok, got = False, f"{got} (checking it: {describe_exception(exc)})"
+    if ok:
+        return "pass", "", "", ""
+    cause = value_cause(exercise, case, value)
+    return "fail", got, cause, cause or case.hint
+
+
+def value_cause(exercise: Exercise, case: Case, value: Any) -> str:
+    """The first known mistake the value shows: None returned, then the exercise's own causes."""
+    if value is None and case.expected is not None:
+        return RETURNED_NONE
+    for cause in exercise.causes:
+        try:
+            if cause.test(value):
+                return cause.says
+        except Exception:  # a cause's test must not break the check
+            continue
+    return ""
 
 
 def report(exercise: Exercise, results: list[CaseResult]) -> str:
-    """Return the printed verdict."""
+    """Return the printed verdict: a timeout first, then shared causes, then the other failures."""
     name, reference = exercise.name, exercise.reference_path()
     passed = sum(result.status == "pass" for result in results)
     ran = [result for result in results if result.status != "skipped"]
@@ -104,26 +206,50 @@ def report(exercise: Exercise, results: list[CaseResult]) -> str:
         return (f"{name} is not solved yet — using the reference {reference} "
                 f"(see lesson {exercise.lesson})")
     lines = [f"✗ {name}: {passed}/{len(results)} cases pass"]
-    failing = [result for result in results if result.status in ("fail", "todo")]
-    for result in failing[:MAX_SHOWN]:
+    failing = [result for result in results if result.status in ("fail", "todo", "timeout")]
+    for result in failing:  # a case that ran out of time stopped the check: say it first
+        if result.status == "timeout":
+            lines += describe_failure(exercise, result)
+    failing = [result for result in failing if result.status != "timeout"]
+    counts = Counter(result.cause for result in failing if result.cause)
+    shared = [cause for cause, count in counts.most_common() if count > 1]
+    for cause in shared:
+        group = [result for result in failing if result.cause == cause]
+        lines.append(f"  {len(group)} cases fail for one reason: {cause}")
+        example = describe_failure(exercise, group[0], hint=False)
+        lines += [f"    for example, {example[0].lstrip()}", *(f"    {line}" for line in example[1:])]
+    others = [result for result in failing if result.cause not in shared]
+    for result in others[:MAX_SHOWN]:
         lines += describe_failure(exercise, result)
-    if len(failing) > MAX_SHOWN:
-        lines.append(f"  ... and {len(failing) - MAX_SHOWN} more failing cases")
+    if len(others) > MAX_SHOWN:
+        lines.append(f"  ... and {len(others) - MAX_SHOWN} more failing cases")
     skipped = sum(result.status == "skipped" for result in results)
     if skipped:
-        lines.append(f"  ({skipped} risky case(s) not run: they run once all the others pass)")
+        why = ("a case ran out of time" if any(r.status == "timeout" for r in results)
+               else f"the check's {CHECK_SECONDS:g} seconds were used up")
+        lines.append(f"  ({skipped} case(s) not run: {why})")
     lines.append(f"using the reference {reference} instead")
     return "\n".join(lines)
 
 
-def describe_failure(exercise: Exercise, result: CaseResult) -> list[str]:
-    """Return the report lines of one failing case: input, expected, got, hint."""
+def refusal_report(exercise: Exercise, refusals: list[str]) -> str:
+    """Return the verdict for a function refused before its cases ran."""
+    lines = [f"✗ {exercise.name}: refused without running the cases"]
+    lines += [f"  {shorten(refusal, 400)}" for refusal in refusals]
+    lines.append(f"  see lesson {exercise.lesson}: read the text and build the result yourself, "
+                 "never run it")
+    lines.append(f"using the reference {exercise.reference_path()} instead")
+    return "\n".join(lines)
+
+
+def describe_failure(exercise: Exercise, result: CaseResult, hint: bool = True) -> list[str]:
+    """Return the report lines of one failing case: input, expected, got, and the hint."""
     case = result.case
     lines = [f"  case {result.number}: {call_label(exercise.name, case)}",
              f"    expected: {case.expectation()}",
              f"    got:      {result.got}"]
-    if case.hint:
-        lines.append(f"    hint:     {case.hint}")
+    if hint and result.hint:
+        lines.append(f"    hint:     {result.hint}")
     return lines
 
 

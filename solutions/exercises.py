@@ -26,10 +26,9 @@ class Case:
     says: str = ""                   # ... described in words for the report
     raises: type[BaseException] | None = None     # or raise this exception
     match: str = ""                  # whose message contains this text
-    hint: str = ""                   # what to look at when the case fails
+    hint: str = ""                   # what to fix when the function returns the wrong value
     label: str = ""                  # how to show the input (default: the call with its args)
     setup: Callable[[], tuple[tuple, dict]] | None = None  # builds (args, kwargs) lazily
-    risky: bool = False              # run only when every other case passed (could hang)
 
     def inputs(self) -> tuple[tuple, dict]:
         """Return the (args, kwargs) to call the function with."""
@@ -44,6 +43,26 @@ class Case:
 
 
 @dataclass(frozen=True)
+class Cause:
+    """A mistake that makes many cases fail at once, recognised from a returned value."""
+
+    test: Callable[[Any], bool]      # True when the value shows the mistake
+    says: str                        # what happened and what to do, reported once
+
+
+def returns(kind: type | tuple[type, ...], says: str) -> Cause:
+    """A cause: the function returned something that is not a `kind` (bools are not numbers)."""
+    def wrong(value: Any) -> bool:
+        return isinstance(value, bool) or not isinstance(value, kind)
+    return Cause(wrong, says)
+
+
+def has_attributes(*names: str, says: str) -> Cause:
+    """A cause: the value lacks one of the attributes `names` (wrong kind of object)."""
+    return Cause(lambda value: not all(hasattr(value, name) for name in names), says)
+
+
+@dataclass(frozen=True)
 class Exercise:
     """An exercise: the function's name, its lesson, its reference and its cases."""
 
@@ -52,6 +71,8 @@ class Exercise:
     reference: str                   # "solutions.tools:calculator"
     cases: tuple[Case, ...]
     show: Callable[[Any], str] = repr  # how to show a returned value in the report
+    causes: tuple[Cause, ...] = ()   # mistakes recognised from the value, tried in order
+    screened: bool = False           # refuse eval, exec & co. before running (solutions.screen)
 
     def reference_path(self) -> str:
         """Return the dotted path of the reference, e.g. `solutions.tools.calculator`."""

@@ -5,7 +5,7 @@ import json
 from types import SimpleNamespace
 from typing import Any, Callable
 
-from solutions.exercises import Case, Exercise
+from solutions.exercises import Case, Cause, Exercise, returns
 
 Setup = Callable[[], tuple[tuple, dict]]
 SYSTEM = "You are a terse assistant."
@@ -86,6 +86,11 @@ ASK_CASES = (
                                                  {"role": "user", "content": "Hi!"}],
           "messages == [system message, user message], in that order",
           "put {'role': 'system', 'content': system} first, then the user message"),
+    _case(_echo("Hi!", system=""), "ask(EchoClient(), 'Hi!', system='')",
+          lambda v: _sent(v).get("messages") == [{"role": "system", "content": ""},
+                                                 {"role": "user", "content": "Hi!"}],
+          "messages == [{'role': 'system', 'content': ''}, user message]: '' is not None",
+          "test `system is not None`, not `if system:`: an empty text is still a system prompt"),
     _case(_echo("Hi!", system=None), "ask(EchoClient(), 'Hi!', system=None)",
           lambda v: [m.get("role") for m in _sent(v).get("messages", [])] == ["user"],
           "no system message when system is None",
@@ -122,6 +127,16 @@ ASK_CASES = (
          hint="a missing question is an error too: TypeError, not a request with content None"),
 )
 
+ASK_CAUSES = (
+    Cause(lambda v: hasattr(v, "choices"), "returns the whole response: return "
+          "response.choices[0].message.content, the reply text"),
+    Cause(lambda v: hasattr(v, "content") and not isinstance(v, str), "returns the message "
+          "object: return its .content (response.choices[0].message.content), the reply text"),
+    returns(str, "returns something that is not a str: return the reply text, "
+            "response.choices[0].message.content"),
+)
+
 EXERCISES = [
-    Exercise(name="ask", lesson="00", reference="solutions.chat:ask", cases=ASK_CASES),
+    Exercise(name="ask", lesson="00", reference="solutions.chat:ask", cases=ASK_CASES,
+             causes=ASK_CAUSES),
 ]

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import ast
 
-from solutions.exercises import Case, Exercise
+from solutions.exercises import Case, Exercise, returns
 
 _PARSE = ("call _check_text(expression), then ast.parse(text, mode='eval'), then "
           "_format_number(_evaluate(tree.body)); never eval()")
-_REJECT = "allow only numbers, + - * / ** ( ) and unary minus; raise ValueError for anything else"
+_TEXT_FIRST = "call _check_text(expression) first: it refuses letters, so this never reaches the parser"
+_POWER = ("check the exponent before computing: _power refuses an exponent beyond ±100 at once, "
+          "whereas computing first (then bounding the result) would take hours on 2 ** 10 ** 10")
 _WALK = "evaluate the children first, then combine them: the tree already holds the precedence"
 
 
@@ -24,10 +26,10 @@ def _walks(text: str, expected: int | float, hint: str = _WALK) -> Case:
                 label=f"_evaluate(<tree of {text!r}>)")
 
 
-def _refuses(text: str, hint: str, match: str = "", risky: bool = False) -> Case:
+def _refuses(text: str, hint: str, match: str = "") -> Case:
     """A case where `_evaluate(tree of text)` must raise ValueError."""
     return Case(setup=lambda: _tree(text), raises=ValueError, match=match, hint=hint,
-                label=f"_evaluate(<tree of {text!r}>)", risky=risky)
+                label=f"_evaluate(<tree of {text!r}>)")
 
 
 EVALUATE_CASES = (
@@ -36,6 +38,7 @@ EVALUATE_CASES = (
     _walks("100 / 8", 12.5, "look the operator's type up in _OPERATORS: ast.Div -> operator.truediv"),
     _walks("7 - 10", -3),
     _walks("-3 + 5", 2, "unary minus is an ast.UnaryOp whose op is ast.USub: negate its operand"),
+    _walks("+3", 3, "unary plus is an ast.UnaryOp whose op is ast.UAdd: return its operand's value"),
     _walks("2 ** 10", 1024, "ast.Pow is not in _OPERATORS: compute it with _power(left, right)"),
     _walks("-2 ** 2", -4, "-2 ** 2 means -(2 ** 2): the UnaryOp's operand is the power"),
     _refuses("1 / 0", "check for a zero divisor and raise ValueError('division by zero')",
@@ -44,13 +47,15 @@ EVALUATE_CASES = (
     _refuses("'abc'", "a string constant is not a number: raise ValueError"),
     _refuses("x + 1", "a name (ast.Name) is not arithmetic: use the message from _FORBIDDEN"),
     _refuses("abs(-2)", "a call (ast.Call) must be refused, never run"),
+    _refuses("(1)(2)", "(1)(2) is a call too, made only of legal characters: refuse ast.Call"),
     _refuses("7 // 2", "only the operators in _OPERATORS (and **) are allowed: refuse // and %"),
     _refuses("()", "refuse every node you do not know, e.g. a tuple: an allow-list, not a block-list"),
     _refuses("1e400", "pass every number through _bounded: 1e400 is infinity",
              match="too large"),
     _refuses("1e300 * 1e300", "pass every result through _bounded", match="too large"),
-    _refuses("2 ** 10 ** 10", "a huge power would run for hours: compute ** only with _power",
-             risky=True),
+    # Cheap for every solution, yet only a check made before computing refuses it. (The real
+    # 2 ** 10 ** 10 would freeze a solution that computes first wherever cases cannot be killed.)
+    _refuses("(-1) ** 10 ** 10", _POWER),
 )
 
 
@@ -72,6 +77,7 @@ CALCULATOR_CASES = (
     _ok("12 * 7 + 5", "89", "* binds tighter than +: the tree already knows that"),
     _ok("1234 + 4321", "5555"),
     _ok("-3 + 5", "2", "unary minus is an ast.UnaryOp with op ast.USub"),
+    _ok("+3", "3", "unary plus is an ast.UnaryOp with op ast.UAdd"),
     _ok("  2 * (3 + 4)  ", "14", "call _check_text first: it strips the spaces around the text"),
     _ok("7 - 10", "-3"),
     _ok("2 ** 10", "1024", "** is allowed, through _power"),
@@ -79,9 +85,11 @@ CALCULATOR_CASES = (
     _ok("6 / 3", "2", "format the result with _format_number: 2.0 is shown as '2'"),
     _ok("（１７＋５）×３", "66", "call _check_text first: it turns full-width characters into ASCII"),
     _bad("1/0", "a zero divisor must raise ValueError with a message the model can read"),
-    _bad("__import__('os')", "a call is not arithmetic: reject ast.Call (and any name)"),
-    _bad("x + 1", _REJECT),
-    _bad("(1).__class__", "attribute access (ast.Attribute) must be rejected"),
+    _bad("__import__('os')", _TEXT_FIRST),
+    _bad("x + 1", _TEXT_FIRST),
+    _bad("(1).__class__", _TEXT_FIRST),
+    _bad("(1)(2)", "legal characters, but a call: pass tree.body to _evaluate, which refuses it"),
+    _bad("()", "an empty tuple is not a number: pass tree.body to _evaluate, which refuses it"),
     _bad("7 // 2", "// is not one of the allowed operators: _evaluate must refuse it"),
     _bad("", "an empty expression is an error too: _check_text says so"),
     _bad("2 +", "turn SyntaxError from ast.parse into ValueError", match="not valid arithmetic"),
@@ -89,17 +97,20 @@ CALCULATOR_CASES = (
          match="illegal characters"),
     Case(args=("(" * 1000 + "1" + ")" * 1000,), raises=ValueError,
          label="calculator('(((...1...)))')  # 1000 parentheses deep",
-         hint="bound the nesting depth (and catch RecursionError) so deep input is an error"),
+         hint="call _check_text first: it bounds the length and the nesting depth"),
     Case(args=("1+" * 5000 + "1",), raises=ValueError,
          label="calculator('1+1+1+...+1')  # 10001 characters",
-         hint="bound the length of the input before parsing it"),
-    Case(args=("2**10**10",), raises=ValueError, risky=True,
-         hint="a huge power would run for hours: reject ** or bound the exponent"),
+         hint="call _check_text first: it bounds the length before anything is parsed"),
+    Case(args=("(-1) ** 10 ** 10",), raises=ValueError, hint=_POWER),
 )
 
 EXERCISES = [
     Exercise(name="_evaluate", lesson="01", reference="solutions.tools:_evaluate",
-             cases=EVALUATE_CASES),
+             cases=EVALUATE_CASES, screened=True,
+             causes=(returns((int, float), "returns something that is not a number: return an "
+                             "int or a float (the calculator turns it into text later)"),)),
     Exercise(name="calculator", lesson="01", reference="solutions.tools:calculator",
-             cases=CALCULATOR_CASES),
+             cases=CALCULATOR_CASES, screened=True,
+             causes=(returns(str, "returns something that is not a str: a tool's result goes "
+                             "into the conversation as text, so return _format_number(value)"),)),
 ]

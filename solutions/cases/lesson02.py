@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from mockllm.reading.system_prompt import find_rules
-from solutions.exercises import Case, Exercise
+from solutions.exercises import Case, Exercise, returns
 
 
 def rules_in(prompt: str) -> set[str]:
@@ -133,7 +133,7 @@ PROMPT_CASES = (
     Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)",
          expect=lambda p: all(tool.description in p for tool in _basic()),
          says="each tool's whole description (with its example input)",
-         hint="use tool.description as it is: its example halves argument errors"),
+         hint="use tool.description as it is, its example input included"),
     Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)", expect=_rules(ALL_RULES),
          says=f"every rule the mock reads: {', '.join(sorted(ALL_RULES))}", hint=_PART_HINT),
     Case(setup=_with(_without("example")), label="build_system_prompt(BASIC_TOOLS, without('example'))",
@@ -185,5 +185,7 @@ PROMPT_CASES = (
 
 EXERCISES = [
     Exercise(name="build_system_prompt", lesson="02", reference="solutions.prompt:build_system_prompt",
-             cases=PROMPT_CASES, show=show_prompt),
+             cases=PROMPT_CASES, show=show_prompt,
+             causes=(returns(str, "returns something that is not a str: join the blocks into "
+                             "one text with '\\n\\n'.join(blocks)"),)),
 ]

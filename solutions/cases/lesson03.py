@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from solutions.exercises import Case, Exercise
+from solutions.exercises import Case, Cause, Exercise, has_attributes
 
 CALC = {"expression": "(17 + 5) * 3"}
 WEATHER = {"city": "Beijing", "date": "2025-03-15"}
@@ -41,6 +41,20 @@ def _error_case(text: str, hint: str) -> Case:
     """A case: parse_step(text) must report a format error."""
     return Case(args=(text,), expect=_is_error, hint=hint,
                 says="a Step with error='... could not parse ...' (how to fix), no action, no answer")
+
+
+def _is_not_text_error(step: Any) -> bool:
+    """The step is an error (a non-empty message), with no action and no answer."""
+    return (isinstance(step.error, str) and bool(step.error.strip())
+            and step.action is None and step.final_answer is None)
+
+
+def _not_text_case(value: Any) -> Case:
+    """A case: parse_step(value) on something that is not text must give an error step."""
+    return Case(args=(value,), expect=_is_not_text_error,
+                says="a Step with an error (the reply is not text), no action, no answer",
+                hint="check isinstance(text, str) first: a reply that is not text becomes a Step "
+                     "with an error, never an exception")
 
 
 PARSE_CASES = (
@@ -106,6 +120,9 @@ PARSE_CASES = (
     Case(args=("Action Input: {{{]]\x00 Thought",), expect=lambda s: hasattr(s, "error"),
          says="a Step (parse_step never raises)", hint="catch every parsing problem and "
          "turn it into a Step with an error"),
+    _not_text_case(None),
+    _not_text_case(42),
+    _not_text_case(["Action: calculator"]),
 )
 
 
@@ -153,9 +170,17 @@ ACTION_INPUT_CASES = (
 )
 
 
+PAIR = Cause(lambda v: not (isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], dict)),
+             "returns something that is not a pair (dict, problem): return (arguments, None) "
+             "or ({}, problem)")
+STEP = has_attributes("thought", "action", "action_input", "final_answer", "error",
+                      says="returns something that is not a Step: return Step(thought=..., "
+                           "action=..., action_input=..., final_answer=..., error=..., raw=text)")
+
 EXERCISES = [
     Exercise(name="parse_action_input", lesson="03",
-             reference="solutions.parsing:parse_action_input", cases=ACTION_INPUT_CASES),
+             reference="solutions.parsing:parse_action_input", cases=ACTION_INPUT_CASES,
+             causes=(PAIR,), screened=True),
     Exercise(name="parse_step", lesson="03", reference="solutions.parsing:parse_step",
-             cases=PARSE_CASES, show=show_step),
+             cases=PARSE_CASES, show=show_step, causes=(STEP,), screened=True),
 ]

@@ -1,9 +1,11 @@
 """Cases for lesson 04 (The loop): run_agent against the mock model, live and scripted."""
 from __future__ import annotations
 
+import json
+from types import SimpleNamespace
 from typing import Any, Callable
 
-from solutions.exercises import Case, Exercise
+from solutions.exercises import Case, Exercise, has_attributes
 
 FIFTY_DAYS = "What is today's date, and what date is it 50 days from now?"
 DATE_CALL = "Thought: I need today's date.\nAction: get_current_date\nAction Input: {}"
@@ -13,6 +15,83 @@ FINAL = "Thought: I now know the final answer.\nFinal Answer: done"
 
 
 Setup = Callable[[], tuple[tuple, dict]]
+OPTIONS = {"model": "gpt-4o-mini", "stop": ["Observation:"], "max_tokens": 256}
+
+
+class OptionsClient:
+    """A fake client whose one reply is a Final Answer quoting the request's model and options."""
+
+    def __init__(self) -> None:
+        self.chat = SimpleNamespace(completions=SimpleNamespace(create=self.create))
+
+    def create(self, **request: Any) -> SimpleNamespace:
+        """Answer with `Final Answer: {"model": ..., "stop": ..., "max_tokens": ...}`."""
+        sent = {key: request.get(key) for key in OPTIONS}
+        message = SimpleNamespace(role="assistant", content="Thought: I read the request.\n"
+                                  f"Final Answer: {json.dumps(sent)}")
+        return SimpleNamespace(choices=[SimpleNamespace(index=0, message=message,
+                                                        finish_reason="stop")], usage=None)
+
+
+def _options(**kwargs: Any) -> Setup:
+    """Setup: run_agent(question, OptionsClient(), BASIC_TOOLS, **kwargs)."""
+    def setup() -> tuple[tuple, dict]:
+        from solutions.tools import BASIC_TOOLS
+
+        return ("What is today's date?", OptionsClient(), BASIC_TOOLS), dict(kwargs)
+    return setup
+
+
+def _sent(trace: Any) -> dict:
+    """The request options an OptionsClient quoted in the final answer ({} if unreadable)."""
+    try:
+        sent = json.loads(trace.final_answer)
+    except (TypeError, ValueError):
+        return {}
+    return sent if isinstance(sent, dict) else {}
+
+
+def _defaults(question: str, client: Callable[[], Any], **kwargs: Any) -> Setup:
+    """Setup: run_agent(question, client()) with only the keyword arguments given."""
+    def setup() -> tuple[tuple, dict]:
+        return (question, client()), dict(kwargs)
+    return setup
+
+
+def _script(*replies: str) -> Callable[[], Any]:
+    """A factory of scripted clients replaying `replies`."""
+    def make() -> Any:
+        from mockllm import MockLLM
+
+        return MockLLM.from_script(list(replies))
+    return make
+
+
+def _diligent() -> Any:
+    """A live diligent mock client, seed 0."""
+    from mockllm import MockLLM
+
+    return MockLLM(persona="diligent", seed=0)
+
+
+def _basic_prompt() -> str:
+    """The default system prompt for BASIC_TOOLS."""
+    from solutions.prompt import build_system_prompt
+    from solutions.tools import BASIC_TOOLS
+
+    return build_system_prompt(BASIC_TOOLS)
+
+
+def _custom_parse() -> Setup:
+    """Setup: a scripted run whose `parse` turns every reply into the same final answer."""
+    def parse(text: str) -> Any:
+        from solutions.parsing import Step
+
+        return Step(final_answer="read by the parse you passed", raw=text)
+
+    def setup() -> tuple[tuple, dict]:
+        return ("What is today's date?", _script(DATE_CALL)()), {"parse": parse}
+    return setup
 
 
 def _live(question: str, persona: str = "diligent", max_steps: int = 5) -> Setup:
@@ -105,9 +184,49 @@ AGENT_CASES = (
           lambda t: "illegal characters" in t.steps[0].observation and t.final_answer == "done",
           "the tool's error as the observation ('... illegal characters ...'); the run goes on",
           "an error is information: the registry returns it as text, you append it as an observation"),
+    _case(_defaults("What is today's date?", _script(DATE_CALL, FINAL)),
+          "run_agent(q, MockLLM.from_script([date call, final]))  # no tools given",
+          lambda t: t.steps[0].observation == "2025-03-14" and t.messages[0]["content"] == _basic_prompt(),
+          "BASIC_TOOLS and their default prompt: observation '2025-03-14'",
+          "tools=None means BASIC_TOOLS: fill in the default before check_arguments, which "
+          "refuses None"),
+    _case(_defaults("What is today's date?", _diligent),
+          "run_agent(\"What is today's date?\", MockLLM())  # no tools given",
+          lambda t: t.stop_reason == "answered" and "2025-03-14" in t.final_answer,
+          "stop_reason 'answered' and a final answer with 2025-03-14",
+          "run_agent(question, client) must work on its own: default tools, default prompt"),
+    _case(_defaults("What is today's date?", _script(FINAL), system_prompt="You are terse."),
+          "run_agent(q, MockLLM.from_script([final]), system_prompt='You are terse.')",
+          lambda t: t.messages[0] == {"role": "system", "content": "You are terse."},
+          "messages[0] == {'role': 'system', 'content': 'You are terse.'}",
+          "build the default prompt only when system_prompt is None; otherwise use the one given"),
+    _case(_options(stop=OPTIONS["stop"]), "run_agent(q, OptionsClient(), BASIC_TOOLS, "
+          "stop=['Observation:'])", lambda t: _sent(t).get("stop") == OPTIONS["stop"],
+          "the request carries stop=['Observation:']", "pass stop=stop on to run_step"),
+    _case(_options(max_tokens=OPTIONS["max_tokens"]), "run_agent(q, OptionsClient(), BASIC_TOOLS, "
+          "max_tokens=256)", lambda t: _sent(t).get("max_tokens") == OPTIONS["max_tokens"],
+          "the request carries max_tokens=256", "pass max_tokens=max_tokens on to run_step"),
+    _case(_options(model=OPTIONS["model"]), "run_agent(q, OptionsClient(), BASIC_TOOLS, "
+          "model='gpt-4o-mini')", lambda t: _sent(t).get("model") == OPTIONS["model"],
+          "the request carries model='gpt-4o-mini'", "pass model=model on to run_step"),
+    _case(_custom_parse(), "run_agent(q, MockLLM.from_script([date call]), parse=<a parse that "
+          "always answers>)", lambda t: t.final_answer == "read by the parse you passed",
+          "final_answer 'read by the parse you passed'", "pass parse=parse on to run_step"),
+    _case(_live(FIFTY_DAYS, persona="looper", max_steps=3),
+          f"run_agent({FIFTY_DAYS!r}, MockLLM(persona='looper'), BASIC_TOOLS, max_steps=3)",
+          lambda t: t.stop_reason == "step_limit" and len(t.steps) == 3,
+          "stop_reason 'step_limit' after 3 steps (the looper never answers)",
+          "count the model calls: call run_step at most max_steps times, e.g. "
+          "for _ in range(max_steps)"),
+    Case(setup=_defaults(42, _diligent), raises=TypeError, match="question",
+         label="run_agent(42, MockLLM())",
+         hint="call check_arguments(question, client, tools, max_steps) before anything else"),
 )
 
 EXERCISES = [
     Exercise(name="run_agent", lesson="04", reference="solutions.agent:run_agent",
-             cases=AGENT_CASES, show=_show),
+             cases=AGENT_CASES, show=_show,
+             causes=(has_attributes("steps", "final_answer", "stop_reason", "messages",
+                                    says="returns something that is not a Trace: return "
+                                    "Trace(question, steps, final_answer, stop_reason, messages)"),)),
 ]
