@@ -12,6 +12,7 @@ pytest process is measured on its own, as the median of a few runs that collect 
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -27,32 +28,47 @@ GOAL_S = 12.0
 WORKERS = 2
 GROUPS = {"tests": "unit tests (tests/)", "solutions": "solved notebooks", "lessons": "lesson notebooks"}
 STARTUP_RUNS = 3
+SLOWEST = 5
 STARTUP_PROBE = ["-p", "no:xdist", "--collect-only", "-q", "tests/test_packaging.py"]
 
 
-def run_make_test(report: Path) -> tuple[float, str]:
-    """Run `make test` with a JUnit report; return its wall time in seconds and pytest's summary."""
+def _children_cpu() -> float:
+    """CPU seconds (user + system) used so far by this process's finished children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_make_test(report: Path) -> tuple[float, float, str]:
+    """Run `make test` with a JUnit report; return its wall and CPU seconds and pytest's summary."""
     env = dict(os.environ, PYTEST_ADDOPTS=f"{os.environ.get('PYTEST_ADDOPTS', '')} --junitxml={report}")
-    start = time.perf_counter()
+    cpu, start = _children_cpu(), time.perf_counter()
     result = subprocess.run(["make", "--no-print-directory", "test"], cwd=ROOT, env=env,
                             capture_output=True, text=True)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
     lines = [line.strip("= ") for line in result.stdout.splitlines() if line.startswith("=")]
     if result.returncode != 0 and not report.exists():
         print((result.stdout + result.stderr)[-3000:])
         sys.exit(f"make test failed (exit {result.returncode}) before running the tests")
-    return wall, lines[-1] if lines else f"exit {result.returncode}"
+    return wall, cpu, lines[-1] if lines else f"exit {result.returncode}"
 
 
-def split_by_folder(report: Path) -> tuple[Counter, Counter]:
-    """Seconds and test counts per top-level folder, from the JUnit report."""
+def read_report(report: Path) -> tuple[Counter, Counter]:
+    """Seconds (setup + call + teardown) and test counts per test file or notebook, from the report."""
     seconds: Counter = Counter()
     counts: Counter = Counter()
     for case in ET.parse(report).iter("testcase"):
-        folder = case.get("classname", "").split(".", 1)[0]
-        seconds[folder] += float(case.get("time", 0.0))
-        counts[folder] += 1
+        name = case.get("classname", "")
+        seconds[name] += float(case.get("time", 0.0))
+        counts[name] += 1
     return seconds, counts
+
+
+def by_folder(per_file: Counter) -> Counter:
+    """The same figures summed per top-level folder (tests, solutions, lessons)."""
+    folders: Counter = Counter()
+    for name, value in per_file.items():
+        folders[name.split(".", 1)[0]] += value
+    return folders
 
 
 def startup_seconds() -> float:
@@ -73,15 +89,19 @@ def main() -> int:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "junit.xml"
-        wall, summary = run_make_test(report)
-        seconds, counts = split_by_folder(report)
+        wall, cpu, summary = run_make_test(report)
+        per_file, per_file_counts = read_report(report)
+    seconds, counts, slowest = by_folder(per_file), by_folder(per_file_counts), per_file.most_common(SLOWEST)
     startup = startup_seconds()
     verdict = "ok" if wall < GOAL_S else "over"
     print(f"make test               {wall:6.1f} s   wall (goal < {GOAL_S:.0f} s on 2 cores) {verdict}; {summary}")
+    print(f"  CPU, all processes    {cpu:6.1f} s   kernels included; / {WORKERS} cores = "
+          f"{cpu / WORKERS:.1f} s, the wall time on an otherwise idle machine at best")
     for folder, label in GROUPS.items():
         print(f"  {label:<21} {seconds[folder]:6.1f} s   {counts[folder]} tests, summed over {WORKERS} workers")
     for folder in sorted(set(seconds) - set(GROUPS)):
         print(f"  {folder + '/':<21} {seconds[folder]:6.1f} s   {counts[folder]} tests")
+    print("  slowest: " + ", ".join(f"{name} {secs:.1f} s" for name, secs in slowest))
     busy = sum(seconds.values()) / WORKERS
     print(f"  start-up, scheduling  {max(wall - busy, 0.0):6.1f} s   wall - test time / {WORKERS} workers")
     print(f"pytest start-up         {startup:6.1f} s   one process (median of {STARTUP_RUNS}; "
