@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 # modules and the kernels' compiled modules are cached in __pycache__ (git-ignored) and reused.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist loadscope
 
-.PHONY: lab workspace reset test unit notebooks lessons bench lint clean
+.PHONY: lab workspace reset test unit notebooks lessons bench lint clean test-frameworks
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python 3.10 or newer is needed, found " + sys.version.split()[0])'
@@ -66,6 +66,23 @@ bench: $(VENV)/.installed-test
 	$(PIP_EDITABLE) '.[bench]'
 	$(PY) benchmarks/bench_mock.py
 	$(PY) benchmarks/bench_test_time.py
+	$(PY) benchmarks/bench_server.py
+
+# Agent frameworks (LangGraph, pydantic-ai, ...) against the mock, offline: they live in their own
+# environment, so the course's stays lean; sockets may reach loopback only (pytest-socket).
+FW_VENV := .venv-frameworks
+FW_PY   := $(FW_VENV)/bin/python
+
+$(FW_PY):
+	@$(PYTHON) -m venv $(FW_VENV) || { rm -rf $(FW_VENV); echo "Could not create $(FW_VENV). On Debian or Ubuntu: sudo apt install python3-venv, then run make again."; exit 1; }
+	$(FW_PY) -m pip install --quiet --upgrade pip
+
+$(FW_VENV)/.installed: pyproject.toml | $(FW_PY)
+	PYTHONWARNINGS="ignore:Editable installation" $(FW_PY) -m pip install --quiet -e '.[test,frameworks]'
+	@touch $@
+
+test-frameworks: $(FW_VENV)/.installed
+	$(FW_PY) -m pytest -p no:xdist --allow-hosts=127.0.0.1,::1 --disable-warnings tests/frameworks
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(FW_VENV) build *.egg-info

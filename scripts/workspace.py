@@ -60,10 +60,11 @@ def find_lesson(lessons: Path, lesson: str) -> Path:
     wanted = str(lesson).strip()
     for path in files:
         number = path.name[:2]
-        if wanted in (number, path.stem, path.name) or (wanted.isdigit() and int(wanted) == int(number)):
+        if wanted in (number, path.stem, path.name) or (
+                wanted.isdigit() and wanted.lstrip("0") == number.lstrip("0")):
             return path
     listing = ", ".join(f"{p.name[:2]} ({p.stem})" for p in files) or "none found"
-    shown = f"{lesson!r}" if wanted else "nothing"
+    shown = repr(wanted if len(wanted) <= 40 else wanted[:40] + "...") if wanted else "nothing"
     raise ValueError(f"name the lesson to reset by its number, e.g. `make reset LESSON=03` "
                      f"(`python scripts/workspace.py reset 03`); got {shown}. Lessons: {listing}")
 
