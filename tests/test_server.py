@@ -271,6 +271,15 @@ def test_a_signal_stops_the_server_cleanly(server: object, sig: int) -> None:
     assert "Traceback" not in server.errors()
 
 
+def test_the_listening_socket_asks_for_no_nagle_delay() -> None:
+    from mockllm.serve.cli import bind, url_of
+
+    with bind("127.0.0.1", 0) as sock:  # asyncio sets TCP_NODELAY only when proto is TCP
+        assert sock.proto == socket.IPPROTO_TCP
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        assert url_of(sock) == f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+
+
 def test_bad_flags_and_a_busy_port_exit_with_a_message() -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

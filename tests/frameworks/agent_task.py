@@ -1,0 +1,38 @@
+"""The task every framework's agent gets in tests/frameworks: one course question, one tool."""
+from __future__ import annotations
+
+import asyncio
+
+from solutions import tools as course_tools
+
+QUESTION = "What is (17 + 5) * 3?"
+"""The course question every agent answers, with the course's calculator as its one tool."""
+EXPECTED_CALLS = [("calculator", {"expression": "(17 + 5) * 3"})]
+ANSWER = "66"
+MODEL = "mock-react:none"
+"""No persona quirks: each test checks what the framework does with a well-behaved model."""
+
+
+def calculator(expression: str) -> str:
+    """Evaluate an arithmetic expression with numbers, + - * / and parentheses, e.g. 2 * (3 + 4)."""
+    return course_tools.calculator(expression)
+
+
+CALCULATOR_SCHEMA = {"type": "function", "function": {
+    "name": "calculator", "description": calculator.__doc__,
+    "parameters": {"type": "object", "properties": {"expression": {"type": "string"}},
+                   "required": ["expression"]}}}
+"""The calculator as a `tools=[...]` entry, for the frameworks that take raw schemas."""
+
+
+def run_llama_index(agent: object) -> tuple[list[tuple[str, dict, str]], str]:
+    """Run a llama-index agent on QUESTION: its tool calls (name, arguments, output) and answer."""
+    from llama_index.core.agent.workflow import ToolCallResult
+
+    async def run() -> tuple[list, str]:
+        handler = agent.run(QUESTION)
+        calls = [(event.tool_name, event.tool_kwargs, str(event.tool_output))
+                 async for event in handler.stream_events() if isinstance(event, ToolCallResult)]
+        return calls, str(await handler)
+
+    return asyncio.run(run())
