@@ -294,6 +294,22 @@ def test_bad_flags_and_a_busy_port_exit_with_a_message() -> None:
     assert "persona" in runs[1].stderr and "CALL=KIND" in runs[2].stderr
 
 
+def test_the_curl_example_of_the_docs_works(server: object) -> None:
+    import re
+    import shutil
+
+    if shutil.which("curl") is None:
+        pytest.skip("curl is not installed on this machine")
+    doc = (ROOT / "docs" / "three-ways.md").read_text(encoding="utf-8")
+    command = re.search(r"<!-- curl:start -->\n```bash\n(.*?)```", doc, re.S).group(1)
+    command = command.replace("http://127.0.0.1:8000/v1", server.url)
+    assert server.url in command
+    run = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=60)
+    reply = json.loads(run.stdout)
+    assert reply["object"] == "chat.completion" and reply["choices"][0]["message"]["content"]
+    assert "x_mock" in reply
+
+
 def test_the_console_script_is_declared() -> None:
     tomllib = pytest.importorskip("tomllib")
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
