@@ -8,6 +8,8 @@ modules (shown code, identical in both notebooks). A cell with metadata
 lessons/ every function named in "stub" (default: every injected function) keeps its signature
 and docstring while its body becomes `raise NotImplementedError("Exercise: <hint>")`.
 Regions between `# BEGIN SOLUTION` and `# END SOLUTION` in any code cell become a stub too.
+A code cell with metadata {"facts": true} holds only asserts that the prose around it states what
+the outputs show; it stays in solutions/ (where nbval runs it) and is left out of lessons/.
 """
 from __future__ import annotations
 
@@ -126,6 +128,8 @@ def make_lesson(solved: NotebookNode, name: str) -> NotebookNode:
     lesson = copy.deepcopy(solved)
     cells = []
     for index, cell in enumerate(solved.cells):
+        if cell.metadata.get("facts"):
+            continue  # asserts about the prose, for the solved notebook only
         try:
             cells.append(lesson_cell(cell))
         except (ValueError, SyntaxError) as exc:
