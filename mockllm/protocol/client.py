@@ -61,6 +61,7 @@ class MockLLM:
         day = check_clock(clock)
         self.clock = clock
         self._created = CREATED if day is None else day
+        self._today = _iso_day(self._created)
         self._script = script
         self._calls = 0
         self.chat = Chat(self)
@@ -120,8 +121,7 @@ class MockLLM:
         """The reply made to obey tool_choice, parallel_tool_calls and response_format."""
         if request.tools is None and request.response_format is None:
             return reply
-        content, calls = reply.content, tuple(reply.tool_calls)
-        today = _iso_day(self._created)
+        content, calls, today = reply.content, tuple(reply.tool_calls), self._today
         if request.tools is not None and request.tool_choice != "none":
             from mockllm.protocol.tool_choice import apply_tool_choice
 

@@ -27,33 +27,35 @@ _DUMP_MODES = ("python", "json")
 class Model:
     """Base of the response objects: keyword construction, attributes, dumps and validation."""
 
-    __slots__: tuple[str, ...] = ("_unset",)
+    __slots__: tuple[str, ...] = ("_given",)
     _defaults: dict[str, object] = {}
     _nested: dict[str, tuple[type, bool]] = {}  # field -> (model class, is a list of them)
     _required: tuple[str, ...] = ()
     _fields: tuple[tuple[str, object], ...] = ()  # (name, default) of each field, set per class
 
+    _names: frozenset[str] = frozenset()
+
     def __init_subclass__(cls, **options: object) -> None:
         super().__init_subclass__(**options)
         cls._fields = tuple((name, cls._defaults.get(name)) for name in cls.__slots__)
+        cls._names = frozenset(cls.__slots__)
 
     def __init__(self, **values: object) -> None:
-        unset = []
         for name, default in self._fields:
-            if name in values:
-                setattr(self, name, values.pop(name))
-            else:
-                setattr(self, name, default)
-                if name not in self._defaults:
-                    unset.append(name)
-        if values:
-            raise TypeError(f"{type(self).__name__} has no field(s) {', '.join(sorted(values))}")
-        self._unset = frozenset(unset)
+            setattr(self, name, values.get(name, default))
+        if not self._names.issuperset(values):
+            unknown = sorted(set(values) - self._names)
+            raise TypeError(f"{type(self).__name__} has no field(s) {', '.join(unknown)}")
+        self._given = values  # the fields that were set: these, and those with a class default
+
+    def _is_set(self, name: str) -> bool:
+        """True when field `name` was given at construction or has a class default."""
+        return name in self._given or name in self._defaults
 
     @property
     def model_fields_set(self) -> set[str]:
         """The names of the fields that were set (given, or defaulted by the API's rules)."""
-        return {name for name, _ in self._fields if name not in self._unset}
+        return {name for name, _ in self._fields if self._is_set(name)}
 
     def model_dump(self, *, mode: str = "python", include: object = None, exclude: object = None,
                    context: object = None, by_alias: bool | None = None, exclude_unset: bool = False,
@@ -103,7 +105,7 @@ class Model:
             if include is not None and name not in include:
                 continue
             below = exclude.get(name) if exclude else None
-            if below is True or (skip_unset and name in self._unset):
+            if below is True or (skip_unset and not self._is_set(name)):
                 continue
             value = getattr(self, name)
             if (skip_none and value is None) or (skip_defaults and value == default):
@@ -165,7 +167,7 @@ class Model:
 
     def model_copy(self, *, update: Mapping[str, object] | None = None, deep: bool = False) -> Model:
         """Return a copy, with the fields in `update` replaced (pydantic's `model_copy`)."""
-        values = {name: getattr(self, name) for name, _ in self._fields if name not in self._unset}
+        values = {name: getattr(self, name) for name, _ in self._fields if self._is_set(name)}
         if deep:
             import copy
 

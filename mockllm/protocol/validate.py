@@ -35,9 +35,16 @@ class Request:
     __slots__ = ("model", "messages", "temperature", "stop", "max_tokens", "tools", "tool_choice", "stream", "include_usage", "response_format", "logprobs",
                  "top_logprobs", "parallel_tool_calls", "extras")
 
-    def __init__(self, **values: object) -> None:
-        for name in self.__slots__:
-            setattr(self, name, values[name])
+    def __init__(self, model: str, messages: list[dict], temperature: float, stop: tuple[str, ...],
+                 max_tokens: int | None, tools: list | None, tool_choice: object, stream: bool,
+                 include_usage: bool = False, response_format: dict | None = None,
+                 logprobs: bool = False, top_logprobs: int = 0, parallel_tool_calls: bool = True,
+                 extras: tuple = ()) -> None:
+        self.model, self.messages, self.temperature, self.stop = model, messages, temperature, stop
+        self.max_tokens, self.tools, self.tool_choice, self.stream = max_tokens, tools, tool_choice, stream
+        self.include_usage, self.response_format = include_usage, response_format
+        self.logprobs, self.top_logprobs = logprobs, top_logprobs
+        self.parallel_tool_calls, self.extras = parallel_tool_calls, extras
 
 
 def validate_request(model: object, messages: object, params: Mapping[str, object]) -> Request:
@@ -60,25 +67,29 @@ def validate_request(model: object, messages: object, params: Mapping[str, objec
         raise ValueError("Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only "
                          "allowed when 'tools' are specified.")
     checked = check_messages(messages)
-    max_tokens = _max_tokens(params)
-    response_format = None
+    request = Request(model, checked, get("temperature", 1.0), check_stop(get("stop")),
+                      _max_tokens(params), tools, check_tool_choice(get("tool_choice"), tools), stream)
+    if "stream_options" in params:
+        request.include_usage = bool(params["stream_options"].get("include_usage"))
+    if not _EXTRAS.isdisjoint(params):
+        _extras(request, params)
+    return request
+
+
+_EXTRAS = frozenset({"response_format", "logprobs", "top_logprobs", "parallel_tool_calls"})
+"""The keywords that change a reply beyond the classic ones (they join the completion id)."""
+
+
+def _extras(request: Request, params: Mapping[str, object]) -> None:
+    """Set the request's response_format, logprobs and parallel_tool_calls, and its `extras`."""
     if "response_format" in params:
         from mockllm.protocol.formats import check_response_format
 
-        response_format = check_response_format(params["response_format"], checked)
-    extras = tuple((name, params[name]) for name in _EXTRAS if name in params)
-    return Request(
-        model=model, messages=checked, temperature=get("temperature", 1.0), stop=check_stop(get("stop")),
-        max_tokens=max_tokens, tools=tools,
-        tool_choice=check_tool_choice(get("tool_choice"), tools), stream=stream,
-        include_usage=bool(get("stream_options", {}).get("include_usage")),
-        response_format=response_format, logprobs=bool(get("logprobs")),
-        top_logprobs=get("top_logprobs", 0), parallel_tool_calls=get("parallel_tool_calls", True),
-        extras=extras,
-    )
-
-
-_EXTRAS = ("response_format", "logprobs", "top_logprobs", "parallel_tool_calls")
+        request.response_format = check_response_format(params["response_format"], request.messages)
+    request.logprobs = bool(params.get("logprobs"))
+    request.top_logprobs = params.get("top_logprobs", 0)
+    request.parallel_tool_calls = params.get("parallel_tool_calls", True)
+    request.extras = tuple((name, params[name]) for name in sorted(_EXTRAS) if name in params)
 
 
 def _max_tokens(params: Mapping[str, object]) -> int | None:
