@@ -82,7 +82,7 @@ $(FW_VENV)/.installed: pyproject.toml | $(FW_PY)
 	@touch $@
 
 test-frameworks: $(FW_VENV)/.installed
-	$(FW_PY) -m pytest -p no:xdist --allow-hosts=127.0.0.1,::1 --disable-warnings tests/frameworks
+	$(FW_PY) -m pytest -p no:xdist --allow-hosts=127.0.0.1,::1 --disable-warnings tests/frameworks appendix/frameworks.ipynb
 
 clean:
 	rm -rf $(VENV) $(FW_VENV) build *.egg-info
