@@ -103,7 +103,8 @@ class _Builder:
     def pick(self, options: list, refs: tuple) -> object:
         """The first option that is neither null nor a reference being expanded (else the first)."""
         for option in options:
-            if isinstance(option, Mapping) and option.get("type") != "null" and option.get("$ref") not in refs:
+            usable = isinstance(option, Mapping) and option.get("type") != "null"
+            if usable and option.get("$ref") not in refs:
                 return option
         return next((o for o in options if isinstance(o, Mapping) and o.get("type") == "null"), options[0])
 
@@ -172,7 +173,8 @@ class _Builder:
         elif fmt == "uuid":
             import hashlib
 
-            digest = hashlib.blake2b(self.facts.text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+            raw = self.facts.text.encode("utf-8", "surrogatepass")
+            digest = hashlib.blake2b(raw, digest_size=16).hexdigest()
             text = f"{digest[:8]}-{digest[8:12]}-4{digest[13:16]}-8{digest[17:20]}-{digest[20:32]}"
         elif fmt in _FORMATS:
             text = _FORMATS[fmt]

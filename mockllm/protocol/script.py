@@ -102,7 +102,8 @@ def _read_file(path: Path) -> object:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise _file_error(path, f"is not valid UTF-8 (byte {error.start} is {data[error.start]:#04x})") from None
+        bad = f"byte {error.start} is {data[error.start]:#04x}"
+        raise _file_error(path, f"is not valid UTF-8 ({bad})") from None
     if not text.strip():
         raise _file_error(path, "is empty")
     loaded = _parse_json(path, text) if suffix == ".json" else _parse_yaml(path, text)

@@ -28,12 +28,14 @@ _CHOICE_SHAPE = "{'type': 'function', 'function': {'name': <an offered tool>}}"
 class Request:
     """A checked request: messages with str content, `stop` as a tuple, and the other options.
 
-    `max_tokens` is the limit, whichever keyword gave it; `extras` holds the options that change the reply beyond the classic ones (they join the
-    completion id only when given, so the ids of classic requests never change).
+    `max_tokens` is the limit, whichever keyword gave it; `extras` holds the options that change
+    the reply beyond the classic ones (they join the completion id only when given, so the ids
+    of classic requests never change).
     """
 
-    __slots__ = ("model", "messages", "temperature", "stop", "max_tokens", "tools", "tool_choice", "stream", "include_usage", "response_format", "logprobs",
-                 "top_logprobs", "parallel_tool_calls", "extras")
+    __slots__ = ("model", "messages", "temperature", "stop", "max_tokens", "tools", "tool_choice",
+                 "stream", "include_usage", "response_format", "logprobs", "top_logprobs",
+                 "parallel_tool_calls", "extras")
 
     def __init__(self, model: str, messages: list[dict], temperature: float, stop: tuple[str, ...],
                  max_tokens: int | None, tools: list | None, tool_choice: object, stream: bool,
@@ -76,7 +78,8 @@ def validate_request(model: object, messages: object, params: Mapping[str, objec
     return request
 
 
-_EXTRAS = frozenset({"response_format", "logprobs", "top_logprobs", "parallel_tool_calls"})
+_EXTRA_ORDER = ("logprobs", "parallel_tool_calls", "response_format", "top_logprobs")
+_EXTRAS = frozenset(_EXTRA_ORDER)
 """The keywords that change a reply beyond the classic ones (they join the completion id)."""
 
 
@@ -89,7 +92,7 @@ def _extras(request: Request, params: Mapping[str, object]) -> None:
     request.logprobs = bool(params.get("logprobs"))
     request.top_logprobs = params.get("top_logprobs", 0)
     request.parallel_tool_calls = params.get("parallel_tool_calls", True)
-    request.extras = tuple((name, params[name]) for name in sorted(_EXTRAS) if name in params)
+    request.extras = tuple((name, params[name]) for name in _EXTRA_ORDER if name in params)
 
 
 def _max_tokens(params: Mapping[str, object]) -> int | None:
