@@ -48,8 +48,10 @@ EVALUATE_CASES = (
     _refuses("x + 1", "a name (ast.Name) is not arithmetic: use the message from _FORBIDDEN"),
     _refuses("abs(-2)", "a call (ast.Call) must be refused, never run"),
     _refuses("(1)(2)", "(1)(2) is a call too, made only of legal characters: refuse ast.Call"),
-    _refuses("7 // 2", "only the operators in _OPERATORS (and **) are allowed: refuse // and %"),
-    _refuses("()", "refuse every node you do not know, e.g. a tuple: an allow-list, not a block-list"),
+    _refuses("7 // 2", "only the operators in _OPERATORS (and **) are allowed: refuse // and %, "
+             "naming the operator, type(node.op).__name__", match="FloorDiv"),
+    _refuses("()", "refuse every node you do not know (an allow-list, not a block-list), naming "
+             "its type, type(node).__name__", match="Tuple"),
     _refuses("1e400", "pass every number through _bounded: 1e400 is infinity",
              match="too large"),
     _refuses("1e300 * 1e300", "pass every result through _bounded", match="too large"),
@@ -102,6 +104,8 @@ CALCULATOR_CASES = (
          label="calculator('1+1+1+...+1')  # 10001 characters",
          hint="call _check_text first: it bounds the length before anything is parsed"),
     Case(args=("(-1) ** 10 ** 10",), raises=ValueError, hint=_POWER),
+    Case(args=(42,), raises=TypeError, match="string", hint="let _check_text's TypeError through: "
+         "an argument that is not text is a TypeError, not a bad expression"),
 )
 
 EXERCISES = [
