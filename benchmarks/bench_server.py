@@ -90,25 +90,26 @@ def latency(url: str) -> dict[str, float]:
 
 def load_plan() -> list[tuple[str, str, bytes, int]]:
     """LOAD_REQUESTS requests (method, path, body, expected status), the same plan every run."""
-    good = [json.dumps(body(q, model)).encode() for q in QUESTIONS for model in ("mock-react",
-                                                                                 "mock-react:sloppy")]
+    models = ("mock-react", "mock-react:sloppy")
+    good = [json.dumps(body(q, model)).encode() for q in QUESTIONS for model in models]
     streamed = [json.dumps(body(q, stream=True)).encode() for q in QUESTIONS]
-    bad = [("POST", "/v1/chat/completions", b'{"model": "mock-react", "messages": [', 400),
-           ("POST", "/v1/chat/completions", json.dumps(body(QUESTIONS[0], temperature=5)).encode(), 400),
-           ("POST", "/v1/chat/completions", json.dumps({"model": "mock-react"}).encode(), 400),
-           ("POST", "/v1/chat/completions", json.dumps(body(QUESTIONS[0], "mock-react:nobody")).encode(), 404),
+    chat = "/v1/chat/completions"
+    bad = [("POST", chat, b'{"model": "mock-react", "messages": [', 400),
+           ("POST", chat, json.dumps(body(QUESTIONS[0], temperature=5)).encode(), 400),
+           ("POST", chat, json.dumps({"model": "mock-react"}).encode(), 400),
+           ("POST", chat, json.dumps(body(QUESTIONS[0], "mock-react:nobody")).encode(), 404),
            ("POST", "/v1/nowhere", b"{}", 404),
-           ("GET", "/v1/chat/completions", b"", 405)]
+           ("GET", chat, b"", 405)]
     plan = []
     for index in range(LOAD_REQUESTS):
         if index % 500 == 499:
-            plan.append(("POST", "/v1/chat/completions", b" " * (MAX_BODY + 1), 413))
+            plan.append(("POST", chat, b" " * (MAX_BODY + 1), 413))
         elif index % 8 == 7:
             plan.append(bad[index // 8 % len(bad)])
         elif index % 4 == 3:
-            plan.append(("POST", "/v1/chat/completions", streamed[index % len(streamed)], 200))
+            plan.append(("POST", chat, streamed[index % len(streamed)], 200))
         else:
-            plan.append(("POST", "/v1/chat/completions", good[index % len(good)], 200))
+            plan.append(("POST", chat, good[index % len(good)], 200))
     return plan
 
 

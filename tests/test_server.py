@@ -140,7 +140,8 @@ def test_a_simulated_rate_limit_is_a_429_with_retry_after() -> None:
     assert post(svc, BODY).status == 200
     limited, timed_out = post(svc, BODY), post(svc, BODY)
     assert limited.status == 429 and limited.headers["retry-after"] == "1"
-    assert error_of(limited)["code"] == "rate_limit_exceeded" and "call 2" in error_of(limited)["message"]
+    error = error_of(limited)
+    assert error["code"] == "rate_limit_exceeded" and "call 2" in error["message"]
     assert timed_out.status == 408 and timed_out.headers["retry-after"] == "1"
     assert post(svc, BODY).status == 200
 
@@ -162,7 +163,8 @@ def test_the_conversation_is_the_opening_messages() -> None:
              {"role": "user", "content": "Observation: 66"}]
     assert conversation_key({}, {"messages": opening}) == conversation_key({}, {"messages": later})
     assert conversation_key({}, {"messages": QUESTION}) != conversation_key({}, {"messages": opening})
-    assert conversation_key({"x-mock-session": "a"}, {}) != conversation_key({"x-mock-session": "b"}, {})
+    named = [conversation_key({"x-mock-session": name}, {}) for name in ("a", "b")]
+    assert named[0] != named[1]
 
 
 def test_sessions_are_bounded() -> None:
@@ -213,7 +215,8 @@ def test_the_app_answers_like_the_core() -> None:
     assert ok.status_code == 200 and ok.content == post(service(), BODY).body
     assert stream.headers["content-type"].startswith("text/event-stream")
     assert stream.content == post(service(), {**BODY, "stream": True}).body
-    assert missing.status_code == 404 and missing.json()["error"]["message"] == "Invalid URL (GET /v1/missing)"
+    assert missing.status_code == 404
+    assert missing.json()["error"]["message"] == "Invalid URL (GET /v1/missing)"
     assert big.status_code == 413
 
 

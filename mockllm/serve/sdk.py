@@ -37,12 +37,9 @@ def openai_client(persona: str | None = "diligent", seed: int = 0, *,
 
     `sdk_options` go to `openai.OpenAI(...)` (e.g. `timeout=`, `default_headers=`).
     """
-    openai, httpx2 = _sdk()
-    from mockllm.serve.transport import mock_transport
-
-    transport = mock_transport(_service(persona, seed, quirks, failures, clock))
-    return openai.OpenAI(api_key=API_KEY, base_url=BASE_URL, max_retries=max_retries,
-                         http_client=httpx2.Client(transport=transport), **sdk_options)
+    options = {"persona": persona, "seed": seed, "quirks": quirks, "failures": failures,
+               "clock": clock}
+    return _client("OpenAI", "Client", options, max_retries=max_retries, **sdk_options)
 
 
 def async_openai_client(persona: str | None = "diligent", seed: int = 0, *,
@@ -50,20 +47,23 @@ def async_openai_client(persona: str | None = "diligent", seed: int = 0, *,
                         failures: dict[int, str] | None = None, clock: object = None,
                         max_retries: int = 0, **sdk_options: object) -> openai.AsyncOpenAI:
     """Return an `openai.AsyncOpenAI` client served by one `MockLLM(persona, seed, ...)` in process."""
+    options = {"persona": persona, "seed": seed, "quirks": quirks, "failures": failures,
+               "clock": clock}
+    return _client("AsyncOpenAI", "AsyncClient", options, max_retries=max_retries, **sdk_options)
+
+
+def _client(sdk_class: str, http_class: str, options: dict, **sdk_options: object) -> object:
+    """`openai.<sdk_class>` on an `httpx2.<http_class>` whose transport is one client's service.
+
+    One client is one conversation (`Sessions` with its default rule), so one MockLLM and one
+    call counter, as with `MockLLM(**options)`.
+    """
     openai, httpx2 = _sdk()
     from mockllm.serve.transport import mock_transport
 
-    transport = mock_transport(_service(persona, seed, quirks, failures, clock))
-    return openai.AsyncOpenAI(api_key=API_KEY, base_url=BASE_URL, max_retries=max_retries,
-                              http_client=httpx2.AsyncClient(transport=transport), **sdk_options)
-
-
-def _service(persona: str | None, seed: int, quirks: object, failures: object,
-             clock: object) -> Service:
-    """One client's service: one conversation, so one MockLLM and one call counter."""
-    options = {"persona": persona, "seed": seed, "quirks": quirks, "failures": failures,
-               "clock": clock}
-    return Service(Sessions(options))
+    http_client = getattr(httpx2, http_class)(transport=mock_transport(Service(Sessions(options))))
+    return getattr(openai, sdk_class)(api_key=API_KEY, base_url=BASE_URL, http_client=http_client,
+                                      **sdk_options)
 
 
 def _sdk() -> tuple:

@@ -61,7 +61,8 @@ class Sessions:
         self.persona, self.seed = default.persona, default.seed
         self._conversation_of = conversation_of
         self._capacity = capacity
-        self._clients: OrderedDict[tuple, object] = OrderedDict({("", self.persona, self.seed): default})
+        self._clients: OrderedDict[tuple, object] = OrderedDict()
+        self._clients["", self.persona, self.seed] = default
         self.lock = threading.Lock()
 
     def client_for(self, headers: Mapping, body: dict) -> object:

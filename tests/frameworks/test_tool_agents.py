@@ -57,7 +57,8 @@ def test_openai_agents_chat_completions_model(sdk_clients: tuple) -> None:
     calls = [(item.raw_item.name, json.loads(item.raw_item.arguments))
              for item in result.new_items if isinstance(item, ToolCallItem)]
     assert calls == EXPECTED_CALLS
-    assert [item.output for item in result.new_items if isinstance(item, ToolCallOutputItem)] == [ANSWER]
+    outputs = [item.output for item in result.new_items if isinstance(item, ToolCallOutputItem)]
+    assert outputs == [ANSWER]
     assert ANSWER in result.final_output
 
 
@@ -76,7 +77,8 @@ def test_litellm_tool_loop_through_the_server(server_url: str) -> None:
         for call in message.tool_calls:
             arguments = json.loads(call.function.arguments)
             calls.append((call.function.name, arguments))
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": calculator(**arguments)})
+            messages.append({"role": "tool", "tool_call_id": call.id,
+                             "content": calculator(**arguments)})
     assert calls == EXPECTED_CALLS
     assert ANSWER in message.content
 
