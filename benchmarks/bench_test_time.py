@@ -49,6 +49,8 @@ def run_make_test(report: Path) -> tuple[float, float, str]:
     if result.returncode != 0 and not report.exists():
         print((result.stdout + result.stderr)[-3000:])
         sys.exit(f"make test failed (exit {result.returncode}) before running the tests")
+    for line in [line for line in result.stdout.splitlines() if line.startswith("FAILED")][:5]:
+        print(line)
     return wall, cpu, lines[-1] if lines else f"exit {result.returncode}"
 
 
