@@ -273,3 +273,14 @@ def test_quirk_context_pick_is_deterministic() -> None:
 def test_tool_kind() -> None:
     c = conv()
     assert [tool_kind(t.name, c) for t in TOOLS] == ["date", "calculator", "weather", "delete_orders"]
+
+
+def test_tiny_repeats_and_echoes_stay_small_on_huge_requests() -> None:
+    from mockllm.behaviour import degenerate as dg
+
+    huge = conv(question="1+" * 20_000 + "1?", system="You help.\n" * 100_000)
+    repeated = {tiny.repeat_phrase(TEXT, WEATHER, huge, ctx(seed=s)) for s in range(6)}
+    assert max(len(r) for r in repeated) < 100_000 and len(repeated) > 1
+    assert len(dg.echo_prompt(TEXT, WEATHER, huge, ctx())) <= dg.ECHO_LIMIT
+    assert len(dg.echo_question(TEXT, WEATHER, huge, ctx())) <= dg.ECHO_LIMIT + 20
+    assert dg.echo_prompt(TEXT, WEATHER, conv(system="Tools: x"), ctx()).startswith("Tools: x\n\nQuestion: ")

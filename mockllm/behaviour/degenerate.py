@@ -18,6 +18,14 @@ if TYPE_CHECKING:
     from mockllm.brain.context import Move
     from mockllm.reading.conversation import Conversation
 
+ECHO_LIMIT = 8000
+"""An echo stops after this many characters, as a real model's reply stops at its output limit."""
+
+
+def _upto(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text`, or its first `limit` characters cut at the end of a line."""
+    return text if len(text) <= limit else text[:limit].rsplit("\n", 1)[0]
+
 
 def empty_reply(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> str | None:
     """Nothing at all: an empty reply."""
@@ -36,7 +44,7 @@ def echo_question(text: str, move: "Move", conv: "Conversation", ctx: QuirkConte
     # real: smollm2-135m/calc_17_5_3/C/t0.7/s1/step3 ("Question: What is (17 + 5) * 3?"),
     # smollm2-135m/weather_compare/A/t0.0/snone/step2 ("The question is:\n\n..."),
     # smollm2-135m/order_a1004_amount/A/t0.7/s1/step1 (the question alone, first)
-    question = conv.question.strip()
+    question = _upto(conv.question.strip())
     if not question:
         return None
     return ctx.pick((question, f"Question: {question}", f"The question is:\n\n{question}"), "echo")
@@ -55,7 +63,7 @@ def echo_prompt(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext
     # output: <|system|> Answer the following questions..."); not in the SmolLM2 replies
     if not conv.system.strip():
         return None
-    return f"{conv.system.strip()}\n\nQuestion: {conv.question.strip()}\nThought:"
+    return _upto(f"{conv.system.strip()}\n\nQuestion: {conv.question.strip()}\nThought:")
 
 
 def echo_prompt_structured(out: Output, move: "Move", conv: "Conversation",
@@ -68,9 +76,10 @@ def echo_prompt_structured(out: Output, move: "Move", conv: "Conversation",
 def tool_schema(move: "Move", conv: "Conversation") -> str:
     """The JSON schema of the move's tool, as a model copies it from the tool list."""
     spec = next((tool for tool in conv.tools if tool.name == move.action), None)
-    params = spec.parameters if spec and spec.parameters else tuple(move.action_input or {})
+    params = [str(name) for name in (spec.parameters if spec and spec.parameters
+                                     else tuple(move.action_input or {}))]
     schema = {"type": "object", "properties": {name: {"type": "string"} for name in params},
-              "required": list(params)}
+              "required": params}
     return json.dumps(schema, ensure_ascii=False)
 
 

@@ -6,6 +6,7 @@ reply again at temperature 0, a phrase repeated until max_tokens, a whole trajec
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -73,14 +74,14 @@ def copy_example(move: "Move", conv: "Conversation", ctx: QuirkContext) -> "Move
     return replace(move, thought=_example_thought(move.action, move, conv), action_input=copied)
 
 
+_TEMPLATE_LINES = {field: re.compile(rf"(?m)^[^\S\n]*{field}:[^\n]*")  # one pass each, no backtracking
+                   for field in ("Thought", "Action Input", "Action")}
+
+
 def _template_lines(conv: "Conversation") -> list[str]:
     """The prompt's own format lines ('Action: the tool to use, one of [...]'), or the usual ones."""
-    found: dict[str, str] = {}
-    for line in conv.system.splitlines():
-        for field in ("Thought", "Action Input", "Action"):
-            if line.strip().startswith(field + ":") and field not in found:
-                found[field] = line.strip()
-                break
+    found = {field: m.group(0).strip() for field, pattern in _TEMPLATE_LINES.items()
+             if (m := pattern.search(conv.system))}
     names = ", ".join(tool_names(conv))
     return [found.get("Thought", "Thought: think about what to do next"),
             found.get("Action", f"Action: the tool to use, one of [{names}]"),
@@ -118,9 +119,14 @@ def identical_reply_structured(out: Output, move: "Move", conv: "Conversation",
     return new if new != out else None
 
 
+def _short(text: str, limit: int = 80) -> str:
+    """At most `limit` characters of `text`, cut at a space: a phrase repeated 400 times stays small."""
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0].rstrip(" ,;:") + " ..."
+
+
 def repeat_phrase(text: str, move: "Move", conv: "Conversation", ctx: QuirkContext) -> str | None:
     """Repeat one phrase again and again, until max_tokens cuts the reply."""
-    topic = conv.question.strip().rstrip("?？") or "your question"
+    topic = _short(conv.question.strip().rstrip("?？")) or "your question"
     phrase = ctx.pick(("I'm here to assist you. I'll do my best to assist you.",
                        "The error: could not parse your reply.",
                        f"I'll provide a response about {topic}."), "phrase")
