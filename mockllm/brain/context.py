@@ -28,7 +28,7 @@ class Move:
     rule: str = ""
 
 
-_AVAILABLE = re.compile(r"(?i)available tools?\s*(?:are|is)?\s*[:：]\s*(.+)")
+_AVAILABLE = re.compile(r"(?i)available tools?\s*+(?:are|is)?\s*+[:：]\s*+(.+)")
 _TOOL_NAME = re.compile(r"[A-Za-z_][\w\-]*(?:\.[\w\-]+)*")
 
 

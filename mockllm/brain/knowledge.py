@@ -11,7 +11,7 @@ from functools import lru_cache
 
 GUESS_TODAY = "2024-06-01"   # the date a model without a clock tool believes it is
 ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
-_CJK_DATE = re.compile(r"(\d{4})\s*[年/.]\s*(\d{1,2})\s*[月/.]\s*(\d{1,2})")
+_CJK_DATE = re.compile(r"(?<!\d)(\d{4})\s*+[年/.]\s*+(\d{1,2})\s*+[月/.]\s*+(\d{1,2})")
 _ORDER_ID = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]\d{3,6})(?![0-9])")
 _EN_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
@@ -19,12 +19,14 @@ _EN_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
            "sixty": 60, "ninety": 90, "hundred": 100}
 _ZH_DIGIT = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
              "八": 8, "九": 9}
-_NUM = r"(\d+|[零一二两三四五六七八九十百]+|" + "|".join(_EN_NUM) + r")"
+_NUM = r"(\d{1,6}+|[零一二两三四五六七八九十百]{1,8}+|" + "|".join(_EN_NUM) + r")"
+"""A count: a number is tried only where it starts (see _OFFSET_ZH), and a long one is no count."""
 _UNIT = {"day": 1, "days": 1, "week": 7, "weeks": 7, "天": 1, "日": 1, "周": 7, "星期": 7,
          "个星期": 7, "礼拜": 7}
-_OFFSET_EN = re.compile(rf"(?i)\b(?:in\s+)?{_NUM}\s+(days?|weeks?)\s*(from now|from today|later|"
+_OFFSET_EN = re.compile(rf"(?i)\b(?:in\s++)?{_NUM}\s++(days?|weeks?)\s*+(from now|from today|later|"
                         r"after today|after|hence|ahead|ago|before today|before|earlier|back)?")
-_OFFSET_ZH = re.compile(rf"{_NUM}\s*(个星期|天|日|周|星期|礼拜)\s*(后|以后|之后|前|以前|之前)")
+_OFFSET_ZH = re.compile(rf"(?<![\d零一二两三四五六七八九十百]){_NUM}\s*+(个星期|天|日|周|星期|礼拜)\s*+"
+                        r"(后|以后|之后|前|以前|之前)")
 _DAY_WORDS = (("day after tomorrow", 2), ("day before yesterday", -2), ("大后天", 3), ("后天", 2),
               ("前天", -2), ("tomorrow", 1), ("明天", 1), ("明日", 1), ("yesterday", -1),
               ("昨天", -1), ("昨日", -1), ("today", 0), ("今天", 0), ("今日", 0))
@@ -34,7 +36,7 @@ CITIES = {"beijing": "Beijing", "北京": "Beijing", "shanghai": "Shanghai", "�
           "guangzhou": "Guangzhou", "广州": "Guangzhou", "shenzhen": "Shenzhen", "深圳": "Shenzhen",
           "berlin": "Berlin", "柏林": "Berlin", "hangzhou": "Hangzhou", "杭州": "Hangzhou"}
 _CITY_RE = re.compile("|".join(sorted(map(re.escape, CITIES), key=len, reverse=True)), re.I)
-_CITY_GUESS = re.compile(r"\b(?:in|for|at)\s+([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)")
+_CITY_GUESS = re.compile(r"\b(?:in|for|at)\s++([A-Z][a-z]++(?:\s[A-Z][a-z]++)?)")
 
 GENERAL: tuple[tuple[re.Pattern, str, str], ...] = tuple(
     (re.compile(p, re.I), en, zh) for p, en, zh in (
@@ -125,7 +127,7 @@ def number(word: str) -> int | None:
     """An integer from digits, an English number word or Chinese numerals (三, 五十, 两百)."""
     word = word.lower()
     if word.isdigit():
-        return int(word)
+        return int(word) if len(word) <= 6 else None
     if word in _EN_NUM:
         return _EN_NUM[word]
     total, current = 0, 0
@@ -140,17 +142,21 @@ def number(word: str) -> int | None:
     return total + current
 
 
+MAX_OFFSET = 100_000
+"""Days: a longer offset is no date question (it would leave the calendar)."""
+
+
 @lru_cache(maxsize=1024)
 def day_offset(question: str) -> int | None:
     """A relative day count asked for ('50 days from now' -> 50, '三天后' -> 3, 'a week ago' -> -7)."""
     for m in _OFFSET_ZH.finditer(question):
         n = number(m.group(1))
-        if n is not None:
+        if n is not None and n * _UNIT[m.group(2)] <= MAX_OFFSET:
             return n * _UNIT[m.group(2)] * (-1 if "前" in m.group(3) else 1)
     for m in _OFFSET_EN.finditer(question):
         n, relation = number(m.group(1)), (m.group(3) or "").lower()
         bare_in = m.group(0).lower().startswith("in") and "how many" not in question.lower()
-        if n is not None and (relation or bare_in):
+        if n is not None and (relation or bare_in) and n * _UNIT[m.group(2).lower()] <= MAX_OFFSET:
             sign = -1 if relation in ("ago", "before today", "before", "earlier", "back") else 1
             return n * _UNIT[m.group(2).lower()] * sign
     for word, n in _DAY_WORDS[:-3]:
@@ -189,8 +195,17 @@ def general_answer(question: str, zh: bool) -> str | None:
     return None
 
 
+MAX_EXPRESSION = 200
+"""Characters: a longer expression is not worked out in the model's head."""
+
+
 def safe_eval(expr: str) -> float | None:
-    """Evaluate + - * / ** and parentheses on numbers by walking the AST (no eval)."""
+    """Evaluate + - * / ** and parentheses on numbers by walking the AST (no eval).
+
+    None for anything else, and for an expression longer than MAX_EXPRESSION characters.
+    """
+    if len(expr) > MAX_EXPRESSION:
+        return None
     import ast  # only needed when guessing without a calculator
 
     ops = {ast.Add: float.__add__, ast.Sub: float.__sub__, ast.Mult: float.__mul__,
@@ -215,15 +230,17 @@ def safe_eval(expr: str) -> float | None:
 
 
 _FULLWIDTH = str.maketrans("（）＋－＊／×÷０１２３４５６７８９．", "()+-*/*/0123456789.")
-_WORD_OPS = (
-    (r"(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)\s*of\s*(\d+(?:\.\d+)?)", r"\1 / 100 * \2"),
-    (r"(\d+(?:\.\d+)?)\s*的\s*(\d+(?:\.\d+)?)\s*次方", r"\1 ** \2"),
-    (r"(\d+(?:\.\d+)?)\s*squared", r"\1 ** 2"), (r"(\d+(?:\.\d+)?)\s*cubed", r"\1 ** 3"),
+_DEC = r"(?<![\d.])(\d++(?:\.\d++)?)"  # a decimal, tried only where it starts: linear time
+_WORD_OPS = tuple((re.compile(p, re.I), repl) for p, repl in (
+    (rf"{_DEC}\s*+(?:%|percent|per cent)\s*+of\s*+{_DEC}", r"\1 / 100 * \2"),
+    (rf"{_DEC}\s*+的\s*+{_DEC}\s*+次方", r"\1 ** \2"),
+    (rf"{_DEC}\s*+squared", r"\1 ** 2"), (rf"{_DEC}\s*+cubed", r"\1 ** 3"),
     (r"to the power of|raised to(?: the power of)?|\^", " ** "),
-    (r"multiplied by|\btimes\b|乘以|乘|(?<=\d)\s*[xX]\s*(?=\d)", " * "),
-    (r"divided by|除以", " / "), (r"\bplus\b|加上|加", " + "), (r"\bminus\b|减去|减", " - "))
-_SPAN = re.compile(r"[\d.()+\-*/ ]+")
-_HAS_OP = re.compile(r"[\d)]\s*(?:\*\*|[-+*/])\s*[\d(]")
+    (r"multiplied by|\btimes\b|乘以|乘|(?<=\d)\s*+[xX]\s*+(?=\d)", " * "),
+    (r"divided by|除以", " / "), (r"\bplus\b|加上|加", " + "), (r"\bminus\b|减去|减", " - ")))
+_SPAN = re.compile(r"[\d.()+\-*/ ]++")
+_HAS_OP = re.compile(r"[\d)]\s*+(?:\*\*|[-+*/])\s*+[\d(]")
+_POWER = re.compile(r"((?<![\d.])\d++(?:\.\d++)?|\([^()]*+\))\s*+\*\*\s*+(\d{1,6}+)(?![\d.])")
 
 
 @lru_cache(maxsize=1024)
@@ -231,16 +248,27 @@ def expression(question: str) -> str | None:
     """The arithmetic expression in a question ('2 to the power of 10' -> '2 ** 10')."""
     s = _ORDER_ID.sub(" ", ISO.sub(" ", question.translate(_FULLWIDTH)))
     for pattern, repl in _WORD_OPS:
-        s = re.sub(pattern, repl, s, flags=re.I)
+        s = pattern.sub(repl, s)
     spans = [m.group(0) for m in _SPAN.finditer(s) if _HAS_OP.search(m.group(0))]
     if not spans:
         return None
-    span = max(spans, key=len).rstrip(" .+-*/").lstrip(" .+*/")
-    while span.startswith("(") and span.count("(") > span.count(")"):
-        span = span[1:].strip()
-    while span.endswith(")") and span.count(")") > span.count("("):
-        span = span[:-1].strip()
+    span = _balanced(max(spans, key=len).rstrip(" .+-*/").lstrip(" .+*/"))
     return re.sub(r"\s+", " ", span) or None
+
+
+def _balanced(span: str) -> str:
+    """`span` without the unmatched '(' it starts with and the unmatched ')' it ends with."""
+    start, end = 0, len(span)
+    opened, closed = span.count("("), span.count(")")
+    while start < end and span[start] == "(" and opened > closed:
+        start, opened = start + 1, opened - 1
+        while start < end and span[start].isspace():
+            start += 1
+    while end > start and span[end - 1] == ")" and closed > opened:
+        end, closed = end - 1, closed - 1
+        while end > start and span[end - 1].isspace():
+            end -= 1
+    return span[start:end]
 
 
 def expand_powers(expr: str) -> str | None:
@@ -249,7 +277,7 @@ def expand_powers(expr: str) -> str | None:
         """One `a ** n` written as n factors."""
         n = int(m.group(2))
         return " * ".join([m.group(1)] * n) if 0 < n <= 64 else ("1" if n == 0 else m.group(0))
-    out = re.sub(r"(\d+(?:\.\d+)?|\([^()]*\))\s*\*\*\s*(\d+)", repeat, expr)
+    out = _POWER.sub(repeat, expr)
     return None if out == expr or "**" in out else out
 
 
@@ -272,7 +300,7 @@ _RANGES = (
     (r"last week|上周|上个星期|上星期", "last_week"), (r"this week|本周|这周|这个星期", "this_week"),
     (r"last month|上个月|上月", "last_month"), (r"this month|本月|这个月", "this_month"),
     (r"last quarter|上季度|上个季度", "last_quarter"), (r"this year|今年", "this_year"),
-    (r"(?:last|past)\s+(\d+)\s+days|最近\s*(\d+)\s*天", "last_n"),
+    (r"(?:last|past)\s++(\d{1,5})\s++days|最近\s*+(\d{1,5})\s*+天", "last_n"),
     (r"yesterday|昨天", "yesterday"), (r"today|今天", "today"))
 
 

@@ -20,17 +20,22 @@ ZH_STATUS = {"paid": "已支付", "shipped": "已发货", "cancelled": "已取�
              "delivered": "已送达", "pending": "待处理", "refunded": "已退款"}
 RAINY = re.compile(r"(?i)rain|shower|drizzle|thunder|雨")
 BAD_WEATHER = re.compile(r"(?i)rain|storm|dust|snow|shower|thunder|hail|fog|sleet")
-_WEATHER = re.compile(r"^\s*(?P<city>[^\n:：\d,，]*?)[,，\s]*(?P<date>\d{4}-\d{2}-\d{2})?\s*[:：]"
-                      r"\s*(?P<rest>.+)", re.S)
-_TEMPS = re.compile(r"(-?\d+(?:\.\d+)?)\s*°?\s*C?\s*(?:to|-|–|~|至|到)\s*(-?\d+(?:\.\d+)?)\s*°?\s*C")
-_WIND = re.compile(r"(?i)wind\s*([NSEW]{1,3})?\s*(\d+(?:\.\d+)?)\s*km/?h")
-_AQI = re.compile(r"(?i)AQI\D{0,3}(\d+)")
-_AIR = re.compile(r"(?i)air quality\s+([a-z]+(?: [a-z]+)?)")
-_RANGE_HEAD = re.compile(r"(?i)(\d+)\s+orders?\s+(?:from|between)\s+(\S+)\s+(?:to|and)\s+"
-                         r"(\d{4}-\d{2}-\d{2})(?:\s*\(total\s+([\d,]+(?:\.\d+)?)\s*([A-Z]{3})?)?")
-_AMOUNT = re.compile(r"(\d+(?:\.\d+)?)\s*(CNY|USD|EUR|RMB|元|¥)?")
-_SEARCH = re.compile(r"^\s*\[([^\]]+)\]\s*(.*?)\s*(?:\(score[^)]*\))?\s*$")
-_EVENT = re.compile(r"(\d{1,2}:\d{2})\s*[-–~]\s*(\d{1,2}:\d{2})\s+([^;\n]+)")
+# Every pattern below runs in linear time: possessive quantifiers (`*+`, `++`) never give back
+# what they matched, and a number is only tried where it starts (`(?<![\d.])`), not at each digit.
+_WEATHER = re.compile(r"\s*+(?P<city>[^\n:：\d,，]*+)[,，\s]*+(?P<date>\d{4}-\d{2}-\d{2})?\s*+[:：]"
+                      r"\s*+(?P<rest>.+)", re.S)
+_NUMBER = r"-?(?<![\d.])\d{1,12}+(?:\.\d{1,12}+)?(?![\d.])"
+_TEMPS = re.compile(rf"({_NUMBER})\s*+°?\s*+C?\s*+(?:to|-|–|~|至|到)\s*+({_NUMBER})\s*+°?\s*+C")
+_WIND = re.compile(r"(?i)wind\s*+([NSEW]{1,3})?\s*+(\d{1,12}+(?:\.\d{1,12}+)?)\s*+km/?h")
+_AQI = re.compile(r"(?i)AQI\D{0,3}(\d{1,6})(?!\d)")
+_AIR = re.compile(r"(?i)air quality\s++([a-z]++(?: [a-z]++)?)")
+_RANGE_HEAD = re.compile(r"(?i)(?<!\d)(\d{1,9}+)\s++orders?\s++(?:from|between)\s++(\S++)\s++(?:to|and)"
+                         r"\s++(\d{4}-\d{2}-\d{2})(?:\s*+\(total\s++([\d,]++(?:\.\d++)?)\s*+([A-Z]{3})?)?")
+_AMOUNT = re.compile(r"(\d++(?:\.\d++)?)\s*+(CNY|USD|EUR|RMB|元|¥)?")
+_SEARCH = re.compile(r"\s*+\[([^\]\n]++)\]\s*+(.*)")
+_SCORE = re.compile(r"\s*+\(score[^()]*+\)\s*+$")
+_ORDER_HEAD = re.compile(r"(?i)order\s++([A-Za-z]\d++)\s*+[:：]\s*+([A-Za-z ]++)[,，]")
+_EVENT = re.compile(r"(\d{1,2}:\d{2})\s*+[-–~]\s*+(\d{1,2}:\d{2})\s++([^;\n]++)")
 
 
 def zh_condition(condition: str) -> str:
@@ -80,8 +85,8 @@ def parse_order(obs: str) -> dict | None:
     """Facts from an order observation: id, status, amount, currency, date, line."""
     if not obs or re.match(r"(?i)\s*error", obs):
         return None
-    m = re.search(r"(?i)order\s+([A-Za-z]\d+)\s*[:：]\s*([A-Za-z ]+?)\s*[,，]", obs)
-    status = m.group(2).lower() if m else None
+    m = _ORDER_HEAD.search(obs)
+    status = m.group(2).strip().lower() if m else None
     if status is None:
         word = re.search(r"(?i)\b(" + "|".join(ZH_STATUS) + r")\b", obs)
         status = word.group(1).lower() if word else None
@@ -100,10 +105,11 @@ def parse_range(obs: str) -> dict:
     head = _RANGE_HEAD.search(obs or "")
     rows = []
     for line in (obs or "").splitlines():
-        cells = [c.strip() for c in line.split("|")]
-        if len(cells) >= 5:
+        cells = [c.strip() for c in line.split("|", 5)]
+        if len(cells) >= 5:  # an empty cell reads as '' (the amount's unit, if any, dropped)
             rows.append({"id": cells[0], "date": cells[1], "line": cells[2],
-                         "amount": cells[3].split()[0], "status": cells[4].lower()})
+                         "amount": cells[3].split(maxsplit=1)[0] if cells[3] else "",
+                         "status": cells[4].lower()})
     return {"count": int(head.group(1)) if head else len(rows),
             "start": head.group(2) if head else None, "end": head.group(3) if head else None,
             "total": head.group(4) if head else None,
@@ -113,7 +119,7 @@ def parse_range(obs: str) -> dict:
 def parse_search(obs: str) -> list[tuple[str, str]]:
     """(doc id, text) for each search result line, best first."""
     hits = (_SEARCH.match(line) for line in (obs or "").splitlines())
-    return [(m.group(1), m.group(2)) for m in hits if m]
+    return [(m.group(1), _SCORE.sub("", m.group(2)).strip()) for m in hits if m]
 
 
 def parse_events(obs: str) -> list[tuple[str, str, str]]:

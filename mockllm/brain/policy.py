@@ -30,8 +30,10 @@ _PATTERNS = {
     "run_advice": r"\brun\b|\brunning\b|\bjog|跑步|晨跑",
     "weather": r"weather|\brain|\bsnow|\bsunny|temperature|forecast|\bwarm|\bcold|\bhot\b|\bwind"
                r"|umbrella|天气|下雨|下雪|气温|温度|冷|热|暖|凉|刮风|雨伞",
-    "orders_range": r"orders\b.*\b(between|from|last|this|past|range|placed)\b|how many orders"
-                    r"|订单.*(之间|上周|本周|这周|本月|这个月|上个月|最近)|多少[个笔]?订单",
+    # '(?m)^(?>.*?X).*?Y': Y after the first X of a line (after any X, then): one pass a line
+    "orders_range": r"(?m)^(?>.*?\borders\b).*?\b(between|from|last|this|past|range|placed)\b"
+                    r"|how many orders|(?m:^)(?>.*?订单).*?(之间|上周|本周|这周|本月|这个月|上个月|最近)"
+                    r"|多少[个笔]?订单",
     "date_today": r"\bdate\b|what day|几号|日期|几月几日|星期几|\btoday\b",
     "doc_lookup": r"polic|\breturn|refund|shipping|deliver|warranty|exchange|payment|invoice"
                   r"|support|contact|opening hours|how do i|how can i|how long|\bfaq|documentation"

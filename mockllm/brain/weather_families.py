@@ -12,6 +12,7 @@ from mockllm.brain.context import Ctx, MissingTool, Move
 _ZH_CITY = {en: zh for zh, en in CITIES.items() if not zh.isascii()}
 _RAIN_Q = re.compile(r"(?i)\brain|umbrella|下雨|雨伞|会不会下")
 _COLD_Q = re.compile(r"(?i)colder|cooler|冷")
+_NO_DATA = re.compile(r"(?im)^(?>.*?no ).*?data|not found|unknown city")  # one pass a line
 
 
 def _city(ctx: Ctx, city: str) -> str:
@@ -57,7 +58,7 @@ def weather_sentence(ctx: Ctx, obs: str, city: str, date: str | None) -> tuple[s
     """(rule, answer) repeating the observed weather facts, or saying there is no data."""
     facts = parse_weather(obs)
     if facts is None:
-        if re.search(r"(?i)no .*data|not found|unknown city", obs):
+        if _NO_DATA.search(obs):
             return "no_data", ctx.t(f"There is no weather data for {city}"
                                     f"{' on ' + date if date else ''}.",
                                     f"没有{_city(ctx, city)}{' ' + date + ' ' if date else ''}的天气数据。")

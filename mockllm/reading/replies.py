@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from mockllm.reading.reply_shapes import call_arguments, is_no_action, read_blob
+from mockllm.reading.reply_shapes import MAX_DEPTH, call_arguments, is_no_action, read_blob
 from mockllm.reading.system_prompt import ToolSpec
 
 __all__ = ["parse_reply", "parse_input"]
@@ -23,7 +23,40 @@ _NAME = re.compile(r"[\w.\-]+")
 FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}  # （１７＋５） -> (17+5)
 _REPAIRS = {**FULL_WIDTH, **str.maketrans("“”‘’", "\"\"''")}  # full-width forms, curly quotes
 _FENCE = re.compile(r"^```\w*|```$")
-_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+_TRAILING_COMMA = re.compile(r",\s*+([}\]])")
+_PY_LITERAL = re.compile(r"'((?:[^'\\\n]|\\.)*+)'|\"(?:[^\"\\\n]|\\.)*+\"|\b(True|False|None)\b")
+_JSON_WORDS = {"True": "true", "False": "false", "None": "null"}
+
+
+def _json_of_python(match: re.Match) -> str:
+    """One token of a Python dict's repr as JSON: a 'string' in double quotes, True -> true."""
+    if match.group(2):
+        return _JSON_WORDS[match.group(2)]
+    if match.group(1) is None:
+        return match.group(0)
+    return json.dumps(match.group(1).replace("\\'", "'"), ensure_ascii=False)
+
+
+def _loads(text: str) -> object:
+    """json.loads, with JSON nested deeper than MAX_DEPTH refused as a ValueError."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+    if _too_deep(value):
+        raise ValueError("nested too deep")
+    return value
+
+
+def _too_deep(value: object) -> bool:
+    """Whether lists and dicts in `value` nest deeper than MAX_DEPTH (checked without recursion)."""
+    level = [value]
+    for _ in range(MAX_DEPTH + 1):
+        level = [item for v in level if isinstance(v, (dict, list))
+                 for item in (v.values() if isinstance(v, dict) else v)]
+        if not level:
+            return False
+    return True
 
 
 def _candidates(chunk: str) -> Iterator[str]:
@@ -34,6 +67,8 @@ def _candidates(chunk: str) -> Iterator[str]:
     yield _TRAILING_COMMA.sub(r"\1", fixed.replace("'", '"'))
     if fixed.count('"') % 2 and fixed.endswith("}"):  # cut inside a string: {"city": "Beij}
         yield fixed[:-1] + '"}'
+    if "'" in fixed:  # a Python dict's repr: {'query': "today's date", 'exact': True}
+        yield _TRAILING_COMMA.sub(r"\1", _PY_LITERAL.sub(_json_of_python, fixed))
 
 
 def parse_input(raw: str) -> dict | str:
@@ -41,7 +76,7 @@ def parse_input(raw: str) -> dict | str:
     raw = _FENCE.sub("", raw.strip()).strip()
     if raw[:1] == '"' and raw[1:2] == "{":  # arguments encoded twice: "{\"city\": \"Beijing\"}"
         try:
-            raw = str(json.loads(raw))
+            raw = str(_loads(raw))
         except ValueError:
             pass
     start, end = raw.find("{"), raw.rfind("}")
@@ -52,7 +87,7 @@ def parse_input(raw: str) -> dict | str:
     if raw.startswith("["):
         return {}
     try:
-        value = json.loads(raw)
+        value = _loads(raw)
     except ValueError:
         value = raw.splitlines()[0].strip().strip("\"'“”`") if raw.strip() else ""
     if value is None or str(value).strip().lower() in ("none", "n/a"):  # null, None, N/A: no input
@@ -64,7 +99,7 @@ def _first_json(chunk: str) -> dict | str:
     """The first repair candidate of `chunk` that parses as JSON, or {}."""
     for cand in _candidates(chunk):
         try:
-            value = json.loads(cand)
+            value = _loads(cand)
         except ValueError:
             continue
         return value if isinstance(value, dict) else str(value)
