@@ -2,30 +2,51 @@
 
 The mock model never sees Python objects from the learner's loop, only the `messages` list (and
 `tools=` in structured mode), exactly like a real model. This module turns that list into facts
-the policy can use. It is lenient: odd but valid messages never raise. The system prompt itself
-is read by `mockllm.reading.system_prompt`, each assistant reply by `mockllm.reading.replies`,
-and the turns one message at a time by `mockllm.reading.history`.
+the policy can use, in one pass over the messages. It is lenient: odd but valid messages never
+raise. The prompt may stand in the system message or in the first user message (a whole
+completion-style prompt, read by `mockllm.reading.layout`); the prompt itself is read by
+`mockllm.reading.system_prompt`, each assistant reply by `mockllm.reading.replies`, and the
+turns one message at a time by `mockllm.reading.history`.
+
+A model's context is finite: of each message it reads at most MAX_MESSAGE characters, of the
+prompt at most MAX_PROMPT, and it takes the question from at most MAX_QUESTION characters.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from mockllm.reading.history import (CORRECTION_PHRASES, History, PastStep, ReadOnlyDict,
-                                     correction_kind, read_turns, start)
+                                     advance, correction_kind, start)
+from mockllm.reading.layout import read_layout
 from mockllm.reading.replies import _FIELD, _fresh, parse_input, parse_reply
 from mockllm.reading.system_prompt import (ToolSpec, _get, find_rules, read_example, read_memory,
-                                           read_tools_structured, read_tools_text)
+                                           read_prompt_style, read_tools_structured,
+                                           read_tools_text)
 
 __all__ = ["ToolSpec", "PastStep", "Conversation", "read_conversation", "correction_kind",
-           "parse_reply", "parse_input", "CORRECTION_PHRASES"]
+           "parse_reply", "parse_input", "CORRECTION_PHRASES", "MAX_MESSAGE", "MAX_PROMPT",
+           "MAX_QUESTION"]
+
+MAX_MESSAGE = 65_536
+"""Characters of one message the model reads (the rest is beyond its attention)."""
+MAX_PROMPT = 262_144
+"""Characters of the prompt (system messages and instructions) the model reads."""
+MAX_QUESTION = 4_096
+"""Characters of the question the model works from."""
 
 
 @dataclass(frozen=True)
 class Conversation:
-    """Everything the mock model reads from one request."""
+    """Everything the mock model reads from one request.
+
+    `final_marker` is the label the prompt asks for before a final answer ('Final Answer', or
+    'Answer' as llama-index asks); `input_style` is 'plain' when the format asks for the input
+    to the action as plain text (LangChain's 'Action Input: the input to the action'), else
+    'json'; `opening` is the start of the reply the last message already holds when it ends in
+    an empty 'Thought:' (the reply then completes it, as a completion model would), else ''.
+    """
     mode: str
     system: str
     tools: tuple[ToolSpec, ...]
@@ -39,10 +60,13 @@ class Conversation:
     corrections: frozenset[str]
     last_correction: str | None
     step: int
+    final_marker: str = "Final Answer"
+    input_style: str = "json"
+    opening: str = ""
 
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
-_Q_PREFIX = re.compile(r"^\s*(?:question|问题)\s*[:：]\s*", re.I)
+_Q_PREFIX = re.compile(r"^\s*+(?:question|new task|task|问题)\s*+[:：]\s*+", re.I)
 _KEYS = ("role", "content", "tool_calls", "tool_call_id")
 
 
@@ -58,37 +82,31 @@ def _text(content: object) -> str:
     return str(content)
 
 
-def _messages(messages: list) -> tuple[list[tuple[str, str, Sequence, object]], str]:
-    """(role, text, tool_calls, tool_call_id) for every message, tolerating odd shapes; and the
-    system prompt (the text of the system and developer messages)."""
-    out, system = [], []
-    for m in messages or ():
-        if type(m) is dict and len(m) == 2 and "role" in m and "content" in m:  # the common case
-            role, content, calls, call_id = m["role"], m["content"], None, None
-        else:
-            role, content, calls, call_id = (_get(m, key) for key in _KEYS)
-        role = role if type(role) is str and role else str(role or "")
-        text = content if type(content) is str else _text(content)
-        if role == "system" or role == "developer":
-            system.append(text)
-        out.append((role, text, [c for c in calls if c is not None] if calls else (), call_id))
-    return out, "\n\n".join(system)
+def _row(m: object) -> tuple[str, str, list | tuple, object]:
+    """(role, text, tool calls, tool_call_id) of one message, tolerating odd shapes."""
+    if type(m) is dict and len(m) == 2 and "role" in m and "content" in m:  # the common case
+        role, content, calls, call_id = m["role"], m["content"], None, None
+    else:
+        role, content, calls, call_id = (_get(m, key) for key in _KEYS)
+    role = role if type(role) is str and role else str(role or "")
+    text = content if type(content) is str else _text(content)
+    if len(text) > MAX_MESSAGE:
+        text = text[:MAX_MESSAGE]
+    return role, text, [c for c in calls if c is not None] if calls else (), call_id
 
 
 @lru_cache(maxsize=64)
 def _read_system(system: str) -> tuple:
-    """(text-mode tools, rules, has_example, example values, memory items) of a system prompt.
-
-    Memoised: the same system prompt is resent, and read again, at every step.
-    """
+    """(text-mode tools, rules, has_example, example values, memory items, final marker,
+    input style) of a prompt. Memoised: the same prompt is resent, and read again, each step."""
     has_example, values = read_example(system)
     return (read_tools_text(system), find_rules(system), has_example, values,
-            tuple(read_memory(system).items()))
+            tuple(read_memory(system).items()), *read_prompt_style(system))
 
 
 @lru_cache(maxsize=64)
 def _text_start(system: str) -> History:
-    """The history before any message, in text mode under this system prompt."""
+    """The history before any message, in text mode under this prompt."""
     return start(_read_system(system)[0], False, True)
 
 
@@ -101,7 +119,7 @@ def _structured_start(specs: tuple[ToolSpec, ...]) -> History:
 @lru_cache(maxsize=256)
 def _read_question(text: str) -> tuple[str, str]:
     """(question, language) from the user message that asks it."""
-    question = _Q_PREFIX.sub("", text)
+    question = _Q_PREFIX.sub("", text[:MAX_QUESTION], count=1)
     question = _FIELD.split(question, maxsplit=1)[0].strip() if _FIELD.search(question) else \
         question.strip()
     return question, "zh" if _CJK.search(question) else "en"
@@ -114,22 +132,61 @@ def _shared(past: PastStep) -> PastStep:
     return PastStep(past.action, _fresh(past.action_input), past.observation, past.reply)
 
 
+def _turns(messages: list, specs: tuple[ToolSpec, ...] | None,
+           prompt: str | None) -> tuple[History | None, list[str], bool, str]:
+    """Read the messages in one pass: (history, prompt parts, whether a system message came after
+    the first turn, the opening of a reply the last message leaves to complete).
+
+    The history starts at the first non-system message, under the prompt read so far (or under
+    `prompt` when given); a first user message that holds a whole prompt adds its instructions.
+    """
+    parts: list[str] = []
+    h: History | None = None
+    late, opening = False, ""
+    for m in messages or ():
+        role, text, calls, call_id = _row(m)
+        opening = ""
+        if role == "system" or role == "developer":
+            if h is None:
+                parts.append(text)
+                continue
+            parts.append(text)
+            late = True
+        asks = role == "user" and ("uestion" in text or "UESTION" in text or "问题" in text)
+        layout = read_layout(text) if asks else None
+        if h is None:
+            if layout is not None and layout.instructions:
+                parts.append(layout.instructions)
+            system = prompt if prompt is not None else "\n\n".join(parts)[:MAX_PROMPT]
+            h = _structured_start(specs) if specs is not None else _text_start(system)
+        if layout is None:
+            h = advance(h, role, text, calls, call_id)
+            continue
+        for turn_role, turn_text in layout.turns:
+            h = advance(h, turn_role, turn_text, (), None)
+        opening = layout.opening
+    return h, parts, late, opening
+
+
 def read_conversation(messages: list, tools: list | None = None) -> Conversation:
     """Read a chat-completion request (messages, optional tools=) into a Conversation."""
-    msgs, system = _messages(messages)
-    structured = bool(tools)
-    _, rules, has_example, values, remembered = _read_system(system)
-    h = _structured_start(read_tools_structured(tools)) if structured else _text_start(system)
-    h = read_turns(h, msgs)
-    opened = h.question is not None
+    specs = read_tools_structured(tools) if tools else None
+    h, parts, late, opening = _turns(messages, specs, None)
+    system = "\n\n".join(parts)[:MAX_PROMPT]
+    if late and specs is None:  # a system message after the turns: read them again under it
+        h = _turns(messages, None, system)[0]
+    tools_text, rules, has_example, values, remembered, marker, style = _read_system(system)
+    opened = h is not None and h.question is not None
     question, language = _read_question(h.question) if opened else ("", "en")
     kinds = h.kinds if opened else ()
     memory = {"last_city": h.before_city} if opened and h.before_city is not None else {}
     return Conversation(
-        mode="structured" if structured else "text", system=system, tools=h.specs,
+        mode="text" if specs is None else "structured", system=system,
+        tools=h.specs if h is not None else specs if specs is not None else tools_text,
         rules=rules, has_example=has_example, example_values=values,
         question=question, language=language, memory={**memory, **dict(remembered)},
         steps=tuple(_shared(past) for past, _ in h.steps) if opened else (),
         corrections=frozenset(k for k in kinds if k),
         last_correction=kinds[-1] if kinds and h.last in ("user", "tool") else None,
-        step=1 + h.assistants)
+        step=1 + (h.assistants if h is not None else 0), final_marker=marker,
+        input_style=style, opening=opening if specs is None else "")

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from mockllm.reading.replies import _ATOMS, _loose_args, _reply, parse_input, parse_reply
+from mockllm.reading.replies import (_ATOMS, _loose_args, _reply, _too_deep, parse_input, parse_reply,
+                                     text_tool_calls)
 from mockllm.reading.system_prompt import ToolSpec, _get
 
 __all__ = ["CORRECTION_PHRASES", "correction_kind", "PastStep", "ReadOnlyDict", "History", "start",
@@ -54,7 +55,7 @@ CORRECTION_PHRASES: dict[str, tuple[str, ...]] = {
     "unknown_tool": ("unknown tool", "not a valid tool", "no tool named", "available tools"),
 }
 _OBS_PREFIX = re.compile(r"(?i)^\s*observation\s*[:：]\s*")
-_FINAL = re.compile(r"(?i)final[ _]?answer|最终答案")
+_FINAL = re.compile(r"(?i)final[ _]?answer|最终答案|(?m:^)[ \t*]*+answer[ \t]*+:")
 
 
 def correction_kind(text: str) -> str | None:
@@ -163,6 +164,7 @@ def _advance(h: History, role: str, text: str, calls: Sequence, call_id: object,
                        kinds=(), cached=cached)
     steps, kinds, city = h.steps, h.kinds, h.city
     if role == "assistant":
+        calls = calls or (text_tool_calls(text) if text.lstrip().startswith("Calling") else ())
         new = tuple(_call_step(call, h.specs, text if j == 0 else "") for j, call in enumerate(calls))
         if not calls:
             new = (_step(*parse_reply(text, h.specs), text, None),)
@@ -190,7 +192,7 @@ def _call_step(call: object, specs: tuple[ToolSpec, ...], reply: str) -> tuple:
     fn = _get(call, "function") or {}
     name, args = _get(fn, "name"), _get(fn, "arguments")
     if isinstance(args, dict):
-        return _step(name, dict(args), reply, _get(call, "id"))
+        return _step(name, {} if _too_deep(args) else dict(args), reply, _get(call, "id"))
     parsed = parse_input(str(args)) if args else {}
     tool = next((t for t in specs if t.name == name), None)
     parsed = parsed if isinstance(parsed, dict) else _loose_args(parsed, tool)

@@ -14,7 +14,7 @@ from functools import lru_cache
 from mockllm.reading.reply_shapes import MAX_DEPTH, call_arguments, is_no_action, read_blob
 from mockllm.reading.system_prompt import ToolSpec
 
-__all__ = ["parse_reply", "parse_input"]
+__all__ = ["parse_reply", "parse_input", "text_tool_calls"]
 
 _FIELD = re.compile(r"(?im)^[ \t>#*_`-]*(thought|action[ _]input|action|final[ _]answer|observation"
                     r"|question|最终答案|思考|行动输入|行动)[*_`]*\s*[:：][*_`]*[ \t]*")
@@ -139,6 +139,27 @@ def _fresh(value: object) -> object:
     if isinstance(value, list):
         return [_fresh(item) for item in value]
     return value
+
+
+_CALLING = re.compile(r"\s*+Calling tools:\s*+(?=\[)")
+
+
+def text_tool_calls(content: str) -> list[dict]:
+    """The tool calls an assistant message lists as text, as smolagents sends earlier calls back:
+    'Calling tools:\n[{'id': ..., 'type': 'function', 'function': {'name': ..., 'arguments':
+    {...}}}]' (a Python list's repr, or JSON). [] when the message is no such list."""
+    found = _CALLING.match(content)
+    if found is None:
+        return []
+    listed = content[found.end():].strip()
+    for text in (listed, _TRAILING_COMMA.sub(r"\1", _PY_LITERAL.sub(_json_of_python, listed))):
+        try:
+            calls = _loads(text)
+        except ValueError:
+            continue
+        if isinstance(calls, list):
+            return [c for c in calls if isinstance(c, dict) and isinstance(c.get("function"), dict)]
+    return []
 
 
 def _reply(content: str) -> tuple[str | None, dict | str]:

@@ -11,7 +11,7 @@ import re
 from mockllm.reading.tool_lists import ToolSpec, read_tools_text
 
 __all__ = ["ToolSpec", "RULE_PHRASES", "find_rules", "read_tools_text", "read_tools_structured",
-           "read_memory", "read_example"]
+           "read_memory", "read_example", "read_prompt_style"]
 
 
 RULE_PHRASES: dict[str, tuple[str, ...]] = {
@@ -34,6 +34,8 @@ _FINAL_LINE = re.compile(r"(?m)^[ \t]*+Final Answer[ \t]*+[:：].*$")
 _OBSERVATION_LINE = re.compile(r"(?m)^[ \t]*+Observation[ \t]*+[:：](.*)$")
 _INPUT_LINE = re.compile(r"(?m)^[ \t]*+Action Input[ \t]*+[:：](.*)$")
 _FINAL_VALUE_LINE = re.compile(r"(?m)^[ \t]*+Final Answer[ \t]*+[:：](.*)$")
+_ANSWER_LINE = re.compile(r"(?m)^[ \t`*]*+Answer[ \t]*+:")
+_JSON_WORDS = ("json", "{", "object", "dict", "kwargs", "...", "<", "…")
 
 
 def _get(obj: object, key: str) -> object:
@@ -76,6 +78,23 @@ def read_tools_structured(tools: list) -> tuple[ToolSpec, ...]:
         specs.append(ToolSpec(name, str(_get(fn, "description") or ""),
                               tuple(props) if isinstance(props, dict) else ()))
     return tuple(specs)
+
+
+def read_prompt_style(system: str) -> tuple[str, str]:
+    """(final marker, input style) the prompt's format asks for.
+
+    The marker is 'Answer' when the format ends a run with 'Answer:' and never names a 'Final
+    Answer' (llama-index's ReAct header), else 'Final Answer'. The input style is 'plain' when the
+    format's 'Action Input:' line describes a plain value ('the input to the action', as in
+    LangChain's template), else 'json'.
+    """
+    outside = _without_example(system) if read_example(system)[0] else system
+    marker = "Answer" if _ANSWER_LINE.search(outside) and "final answer" not in \
+        outside.lower() else "Final Answer"
+    described = _INPUT_LINE.search(outside)
+    text = described.group(1).strip().lower() if described else ""
+    plain = bool(text) and not any(word in text for word in _JSON_WORDS)
+    return marker, "plain" if plain else "json"
 
 
 def read_memory(system: str) -> dict[str, str]:

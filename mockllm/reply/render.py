@@ -9,6 +9,8 @@ or
     Final Answer: Today is 2025-03-14.
 
 Structured mode: the action goes in `tool_calls`; a final answer is the plain content text.
+The prompt's format decides the final label ('Answer:' where llama-index asks for it) and whether
+a single input is written bare (`Action Input: (17 + 5) * 3`, as LangChain's template asks).
 """
 from __future__ import annotations
 
@@ -17,12 +19,21 @@ import json
 from mockllm.brain.context import Move
 from mockllm.reading.conversation import Conversation
 
-__all__ = ["render_text", "render_tool_calls", "action_input_json"]
+__all__ = ["render_text", "render_tool_calls", "action_input_json", "action_input_text"]
 
 
 def action_input_json(move: Move) -> str:
     """The move's action input as JSON text (non-ASCII kept as is)."""
     return json.dumps(move.action_input or {}, ensure_ascii=False)
+
+
+def action_input_text(move: Move, conv: Conversation) -> str:
+    """The Action Input as the prompt asks for it: JSON, or a single value written bare."""
+    args = move.action_input or {}
+    if conv.input_style != "plain" or len(args) > 1:
+        return action_input_json(move)
+    value = next(iter(args.values()), "")
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def render_text(move: Move, conv: Conversation) -> str:
@@ -35,8 +46,8 @@ def render_text(move: Move, conv: Conversation) -> str:
         return move.final_answer or "" if move.action is None else move.thought
     if move.action is not None:
         return (f"Thought: {move.thought}\nAction: {move.action}\n"
-                f"Action Input: {action_input_json(move)}")
-    return f"Thought: {move.thought}\nFinal Answer: {move.final_answer or ''}"
+                f"Action Input: {action_input_text(move, conv)}")
+    return f"Thought: {move.thought}\n{conv.final_marker}: {move.final_answer or ''}"
 
 
 def render_tool_calls(move: Move, call_id: str) -> tuple[dict, ...]:

@@ -92,11 +92,32 @@ def call_id(seed: int, step: int, move: Move) -> str:
     return stable_id("call", seed, step, move.action, sorted(dict(move.action_input or {}).items()))
 
 
+def _final_tool(move: Move, conv: Conversation) -> Move:
+    """A final answer as a call to the offered `final_answer` tool (smolagents' way to answer)."""
+    tool = next((t for t in conv.tools if t.name.lower().replace("-", "_") == "final_answer"), None)
+    if tool is None or move.action is not None:
+        return move
+    key = tool.parameters[0] if tool.parameters else "answer"
+    return replace(move, action=tool.name, action_input={key: move.final_answer or ""})
+
+
 def render(move: Move, conv: Conversation, seed: int) -> Output:
     """Render a move as ReAct text (text mode) or as tool calls / plain content (structured)."""
+    if conv.mode == "structured":
+        move = _final_tool(move, conv)
     if conv.mode != "structured" or move.action is None:
         return Output(render_text(move, conv), ())
     return Output(None, tuple(render_tool_calls(move, call_id(seed, conv.step, move))))
+
+
+def _completed(content: str | None, opening: str) -> str | None:
+    """The reply without the opening the prompt already holds ('Thought:'): its continuation."""
+    if not opening or not content:
+        return content
+    for prefix in (opening, opening.rstrip()):
+        if content.startswith(prefix):
+            return content[len(prefix):]
+    return content
 
 
 def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
@@ -115,6 +136,7 @@ def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
     fallback = [replace(e, trigger=Always()) for e in entries if isinstance(e.trigger, Otherwise)]
     if fallback and not run.fired:  # nothing else changed this reply: the persona's fallback
         out = run.texts(out, move, fallback)
+    out = Output(_completed(out.content, conv.opening), out.tool_calls)
     explanation = {"source": "policy", "persona": persona, "seed": seed, "step": conv.step,
                    "family": brain.family, "rule": brain.rule,
                    "quirks_fired": run.fired, "quirks_suppressed": run.suppressed}
