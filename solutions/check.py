@@ -143,17 +143,18 @@ def attempt(fn: Callable, exercise: Exercise, case: Case, args: tuple, kwargs: d
     except NotImplementedError as exc:
         return "todo", describe_exception(exc), "", case.hint
     except (Exception, SystemExit) as exc:  # the learner's code may fail in any way
-        return judge_exception(case, exc)
+        return judge_exception(exercise, case, exc)
     return judge_value(exercise, case, value)
 
 
-def judge_exception(case: Case, exc: BaseException) -> Verdict:
+def judge_exception(exercise: Exercise, case: Case, exc: BaseException) -> Verdict:
     """Judge a raised exception: the wanted one passes; any other is a cause cases can share."""
     got = describe_exception(exc)
     if isinstance(exc, MemoryError):
         return "fail", got, OUT_OF_MEMORY, OUT_OF_MEMORY
     if case.raises is None:
-        return "fail", got, got, case.hint  # the same error in many cases is one cause
+        known = known_cause(exercise, exc, raised=True)
+        return "fail", got, known or got, known or case.hint  # one error in many cases: one cause
     if not isinstance(exc, case.raises):
         cause = f"raises {type(exc).__name__} where {case.raises.__name__} is expected"
         return "fail", got, cause, f"{cause}; {case.hint}" if case.hint else cause
@@ -186,9 +187,14 @@ def value_cause(exercise: Exercise, case: Case, value: Any) -> str:
     """The first known mistake the value shows: None returned, then the exercise's own causes."""
     if value is None and case.expected is not None:
         return RETURNED_NONE
+    return known_cause(exercise, value, raised=False)
+
+
+def known_cause(exercise: Exercise, found: Any, raised: bool) -> str:
+    """The first of the exercise's causes that recognises `found` (a value, or an exception)."""
     for cause in exercise.causes:
         try:
-            if cause.test(value):
+            if cause.raised == raised and cause.test(found):
                 return cause.says
         except Exception:  # a cause's test must not break the check
             continue

@@ -44,10 +44,11 @@ class Case:
 
 @dataclass(frozen=True)
 class Cause:
-    """A mistake that makes many cases fail at once, recognised from a returned value."""
+    """A mistake that makes many cases fail at once, recognised from a returned value or an exception."""
 
-    test: Callable[[Any], bool]      # True when the value shows the mistake
+    test: Callable[[Any], bool]      # True when the value (or the exception) shows the mistake
     says: str                        # what happened and what to do, reported once
+    raised: bool = False             # test the exception the function raised, not a value
 
 
 def returns(kind: type | tuple[type, ...], says: str) -> Cause:

@@ -87,23 +87,14 @@ def test_an_endless_loop_in_the_calculator_is_stopped(quick: None, capsys) -> No
 
 
 def test_a_power_computed_before_it_is_bounded_is_refused(capsys) -> None:
-    from solutions.tools import _OPERATORS, _bounded
+    from solutions.tools import _bounded
     from solutions.tools import _evaluate as reference_evaluate
 
     def _evaluate(node):
-        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-            return _bounded(node.value)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            value = _evaluate(node.operand)
-            return -value if isinstance(node.op, ast.USub) else value
+        """The reference, except that ** is computed first and bounded afterwards."""
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
-            return _bounded(_evaluate(node.left) ** _evaluate(node.right))  # computes first
-        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
-            left, right = _evaluate(node.left), _evaluate(node.right)
-            if isinstance(node.op, ast.Div) and right == 0:
-                raise ValueError("division by zero")
-            return _bounded(_OPERATORS[type(node.op)](left, right))
-        raise ValueError(f"{type(node).__name__} is not allowed")
+            return _bounded(_evaluate(node.left) ** _evaluate(node.right))
+        return reference_evaluate(node)
     out = _verdict(_evaluate, reference_evaluate, capsys)
     assert "_evaluate: 18/19 cases pass" in out
     assert "case 19: _evaluate(<tree of '(-1) ** 10 ** 10'>)\n    expected: raises ValueError\n" \
@@ -119,8 +110,27 @@ def test_a_parse_step_without_a_guard_fails_on_input_that_is_not_text(capsys) ->
         return _parse(text)  # no isinstance check, no try/except
     out = _verdict(parse_step, reference, capsys)
     assert "parse_step: 20/23 cases pass" in out
-    assert "case 21: parse_step(None)" in out and "case 22: parse_step(42)" in out
-    assert "check isinstance(text, str) first" in out
+    assert ("  3 cases fail for one reason: parse_step raised an exception: it must never raise; "
+            "check isinstance(text, str) first") in out
+    assert "for example, case 21: parse_step(None)" in out
+
+
+# ---------------------------------------------------------------- lesson 02: the prompt
+
+def test_str_format_on_the_example_is_named_as_the_cause(capsys) -> None:
+    from solutions.prompt import PARTS, RULES, _check_names, _tool_list
+    from solutions.prompt import build_system_prompt as reference
+
+    def build_system_prompt(tools, parts=tuple(PARTS)):
+        tool_list = _tool_list(tools)
+        _check_names(list(parts))
+        lines = "\n".join(f"- {tool.name}: {tool.description}" for tool in tool_list)
+        names = ", ".join(tool.name for tool in tool_list)
+        blocks = [PARTS[name].format(tools=lines, tool_names=names) for name in parts
+                  if name not in RULES]
+        return "\n\n".join(blocks)
+    out = _verdict(build_system_prompt, reference, capsys)
+    assert "cases fail for one reason: str.format reads the example's JSON braces as placeholders" in out
 
 
 # ---------------------------------------------------------------- lesson 04: the loop
@@ -155,9 +165,10 @@ def test_validating_before_the_default_tools_is_one_root_cause(capsys) -> None:
             options["parse"] = parse
         return _loop(question, client, tools, max_steps, system_prompt=system_prompt, options=options)
     out = _verdict(run_agent, _reference_run_agent(), capsys)
-    assert ("  4 cases fail for one reason: raised TypeError: tools must be a ToolRegistry or None, "
-            "got NoneType\n    for example, case 11: run_agent(q, MockLLM.from_script([date call, "
-            "final]))  # no tools given") in out
+    assert ("  4 cases fail for one reason: check_arguments refuses tools=None: fill in the default "
+            "(tools = BASIC_TOOLS) before calling it\n    for example, case 11: run_agent(q, "
+            "MockLLM.from_script([date call, final]))  # no tools given\n") in out
+    assert "got:      raised TypeError: tools must be a ToolRegistry or None, got NoneType" in out
 
 
 def test_dropping_stop_and_max_tokens_is_refused(capsys) -> None:

@@ -99,3 +99,15 @@ def test_code_cells_are_short(path: Path) -> None:
         if cell.cell_type == "code" and not injected:
             lines = len(cell.source.splitlines())
             assert lines <= MAX_CODE_LINES, f"cell {cell.get('id')} has {lines} lines"
+
+
+@pytest.mark.parametrize("path", SOLVED, ids=_ids(SOLVED))
+def test_a_collapsed_cell_is_announced(path: Path) -> None:
+    """A learner sees only a bar for a collapsed cell: the text before it must say it is there."""
+    last_markdown = ""
+    for cell in _load(path).cells:
+        if cell.cell_type == "markdown":
+            last_markdown = cell.source
+        elif cell.metadata.get("jupyter", {}).get("source_hidden"):
+            assert "collapsed" in last_markdown, \
+                f"cell {cell.get('id')} is collapsed; say so in the text before it"

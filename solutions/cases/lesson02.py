@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from mockllm.reading.system_prompt import find_rules
-from solutions.exercises import Case, Exercise, returns
+from solutions.exercises import Case, Cause, Exercise, returns
 
 
 def rules_in(prompt: str) -> set[str]:
@@ -187,5 +187,8 @@ EXERCISES = [
     Exercise(name="build_system_prompt", lesson="02", reference="solutions.prompt:build_system_prompt",
              cases=PROMPT_CASES, show=show_prompt,
              causes=(returns(str, "returns something that is not a str: join the blocks into "
-                             "one text with '\\n\\n'.join(blocks)"),)),
+                             "one text with '\\n\\n'.join(blocks)"),
+                     Cause(lambda exc: isinstance(exc, KeyError) and "expression" in str(exc),
+                           "str.format reads the example's JSON braces as placeholders: fill "
+                           "{tools} and {tool_names} with str.replace", raised=True))),
 ]

@@ -177,10 +177,14 @@ STEP = has_attributes("thought", "action", "action_input", "final_answer", "erro
                       says="returns something that is not a Step: return Step(thought=..., "
                            "action=..., action_input=..., final_answer=..., error=..., raw=text)")
 
+NEVER_RAISES = Cause(lambda exc: True, "parse_step raised an exception: it must never raise; check "
+                     "isinstance(text, str) first and wrap the call to _parse in try/except "
+                     "Exception, returning a Step with an error", raised=True)
+
 EXERCISES = [
     Exercise(name="parse_action_input", lesson="03",
              reference="solutions.parsing:parse_action_input", cases=ACTION_INPUT_CASES,
              causes=(PAIR,), screened=True),
     Exercise(name="parse_step", lesson="03", reference="solutions.parsing:parse_step",
-             cases=PARSE_CASES, show=show_step, causes=(STEP,), screened=True),
+             cases=PARSE_CASES, show=show_step, causes=(STEP, NEVER_RAISES), screened=True),
 ]

@@ -5,7 +5,7 @@ import json
 from types import SimpleNamespace
 from typing import Any, Callable
 
-from solutions.exercises import Case, Exercise, has_attributes
+from solutions.exercises import Case, Cause, Exercise, has_attributes
 
 FIFTY_DAYS = "What is today's date, and what date is it 50 days from now?"
 DATE_CALL = "Thought: I need today's date.\nAction: get_current_date\nAction Input: {}"
@@ -228,5 +228,8 @@ EXERCISES = [
              cases=AGENT_CASES, show=_show,
              causes=(has_attributes("steps", "final_answer", "stop_reason", "messages",
                                     says="returns something that is not a Trace: return "
-                                    "Trace(question, steps, final_answer, stop_reason, messages)"),)),
+                                    "Trace(question, steps, final_answer, stop_reason, messages)"),
+                     Cause(lambda exc: isinstance(exc, TypeError) and "tools must be" in str(exc)
+                           and "NoneType" in str(exc), "check_arguments refuses tools=None: fill "
+                           "in the default (tools = BASIC_TOOLS) before calling it", raised=True))),
 ]
