@@ -11,6 +11,10 @@ What makes it hard to fool:
   bounding the work and the remaining cases are not run; no case starts once `CHECK_SECONDS`
   have passed. So a check returns within about `CHECK_SECONDS`, whatever the function does.
   Time only decides a verdict when a case runs out of it; nothing timed is printed.
+  The limits, outside Linux only: one long C-level operation written in your own code
+  (`2 ** 10 ** 10`, `time.sleep(60)`) runs to its end before the case is stopped, a loop that
+  catches BaseException and carries on is never stopped, and memory is not capped. No case of
+  the course leads a wrong solution into such work (the power case is `(-1) ** 10 ** 10`).
 - **A screen before the cases.** For the exercises that read a model's text, a function that
   uses eval, exec, compile or a way to reach them is refused before any case runs
   (`solutions.screen` reads the compiled code, so it works without the source).
