@@ -221,12 +221,13 @@ def test_every_exercise_has_enough_cases(name: str) -> None:
     assert exercise.causes, "every exercise names the wrong value types it recognises"
 
 
+@pytest.mark.parametrize("runner", RUNNERS)
 @pytest.mark.parametrize("name", list(REGISTRY))
-def test_every_reference_passes_its_own_cases(name: str) -> None:
+def test_every_reference_passes_its_own_cases(name: str, runner: str) -> None:
     """Fails (not skips) while a reference module is missing: the cases are waiting for it."""
     exercise = REGISTRY[name]
     reference = exercise.load_reference()
-    results = run_cases(reference, exercise)
+    results = run_cases(reference, exercise, runner=runner)
     if any(result.status != "pass" for result in results):
         pytest.fail(check_module.report(exercise, results), pytrace=False)
 
