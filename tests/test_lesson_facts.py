@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import nbformat
@@ -56,3 +57,12 @@ def test_lesson_00_names_the_lessons_that_exist() -> None:
     if last < 11:
         coming = re.search(r"`(\d\d)` to `11` are being written", text)
         assert coming and int(coming[1]) == last + 1
+
+
+def test_lesson_00_says_where_reset_keeps_the_old_copy() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import workspace
+
+    text = "\n".join(c.source for c in _cells(SOLVED[0]) if c.cell_type == "markdown")
+    assert "`make lab`" in text and "`workspace/`" in text and "`make reset LESSON=" in text
+    assert f"`workspace/{workspace.BACKUPS}/`" in text
