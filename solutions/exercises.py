@@ -72,7 +72,7 @@ class Exercise:
     reference: str                   # "solutions.tools:calculator"
     cases: tuple[Case, ...]
     show: Callable[[Any], str] = repr  # how to show a returned value in the report
-    causes: tuple[Cause, ...] = ()   # mistakes recognised from the value, tried in order
+    causes: tuple[Cause, ...] = ()   # mistakes recognised from a value or an exception, in order
     screened: bool = False           # refuse eval, exec & co. before running (solutions.screen)
 
     def reference_path(self) -> str:
