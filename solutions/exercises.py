@@ -6,13 +6,15 @@ of `Exercise`. Reference functions are imported only when a case or the fallback
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 NOTHING: Any = object()
 """Marks a case without an `expected` value (it uses `expect` or `raises` instead)."""
 
-CASE_MODULES = ("lesson00", "lesson01", "lesson02", "lesson03", "lesson04")
+CASE_MODULES = tuple(sorted(path.stem for path in (Path(__file__).parent / "cases").glob("lesson[0-9][0-9].py")))
+"""The case modules, one per lesson that has exercises: every `solutions/cases/lessonNN.py`."""
 
 
 @dataclass(frozen=True)
