@@ -98,8 +98,12 @@ def run_step(
     parse: Callable[[str], Step] = parse_step,
     stop: list[str] | None = None,
     max_tokens: int | None = None,
+    cut_reply: Callable[[str], Step] | None = None,
 ) -> TraceStep:
-    """Call the model once and grow `messages` with the result. Built in lesson 04 (The loop)."""
+    """Call the model once and grow `messages` with the result. Built in lesson 04 (The loop).
+
+    `cut_reply` (lesson 07) reads a reply that max_tokens cut off; None parses it like any other.
+    """
     options = {}  # only send the options that were given, as a real API expects
     if stop is not None:
         options["stop"] = stop
@@ -108,7 +112,10 @@ def run_step(
     response = client.chat.completions.create(model=model, messages=messages, **options)
     reply = response.choices[0].message.content or ""
     messages.append({"role": "assistant", "content": reply})  # keep the whole history
-    parsed = parse(reply)  # a Step: thought, action, action_input, final_answer or error
+    if cut_reply is not None and response.choices[0].finish_reason == "length":
+        parsed = cut_reply(reply)  # cut off by max_tokens: not the whole reply
+    else:
+        parsed = parse(reply)  # a Step: thought, action, action_input, final_answer or error
 
     observation = None
     if parsed.error is not None:
