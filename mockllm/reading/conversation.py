@@ -90,8 +90,6 @@ def _row(m: object) -> tuple[str, str, list | tuple, object]:
         role, content, calls, call_id = (_get(m, key) for key in _KEYS)
     role = role if type(role) is str and role else str(role or "")
     text = content if type(content) is str else _text(content)
-    if len(text) > MAX_MESSAGE:
-        text = text[:MAX_MESSAGE]
     return role, text, [c for c in calls if c is not None] if calls else (), call_id
 
 
@@ -147,23 +145,22 @@ def _turns(messages: list, specs: tuple[ToolSpec, ...] | None,
         role, text, calls, call_id = _row(m)
         opening = ""
         if role == "system" or role == "developer":
-            if h is None:
-                parts.append(text)
-                continue
             parts.append(text)
-            late = True
+            if h is None:
+                continue
+            late = True  # read below as a turn too: a developer message is one, to the history
         asks = role == "user" and ("uestion" in text or "UESTION" in text or "问题" in text)
-        layout = read_layout(text) if asks else None
+        layout = read_layout(text[:MAX_PROMPT]) if asks else None
         if h is None:
             if layout is not None and layout.instructions:
                 parts.append(layout.instructions)
             system = prompt if prompt is not None else "\n\n".join(parts)[:MAX_PROMPT]
             h = _structured_start(specs) if specs is not None else _text_start(system)
         if layout is None:
-            h = advance(h, role, text, calls, call_id)
+            h = advance(h, role, text[:MAX_MESSAGE], calls, call_id)
             continue
         for turn_role, turn_text in layout.turns:
-            h = advance(h, turn_role, turn_text, (), None)
+            h = advance(h, turn_role, turn_text[:MAX_MESSAGE], (), None)
         opening = layout.opening
     return h, parts, late, opening
 
@@ -178,7 +175,6 @@ def read_conversation(messages: list, tools: list | None = None) -> Conversation
     tools_text, rules, has_example, values, remembered, marker, style = _read_system(system)
     opened = h is not None and h.question is not None
     question, language = _read_question(h.question) if opened else ("", "en")
-    kinds = h.kinds if opened else ()
     memory = {"last_city": h.before_city} if opened and h.before_city is not None else {}
     return Conversation(
         mode="text" if specs is None else "structured", system=system,
@@ -186,7 +182,7 @@ def read_conversation(messages: list, tools: list | None = None) -> Conversation
         rules=rules, has_example=has_example, example_values=values,
         question=question, language=language, memory={**memory, **dict(remembered)},
         steps=tuple(_shared(past) for past, _ in h.steps) if opened else (),
-        corrections=frozenset(k for k in kinds if k),
-        last_correction=kinds[-1] if kinds and h.last in ("user", "tool") else None,
+        corrections=h.corrections if opened else frozenset(),
+        last_correction=h.last_kind if opened and h.last in ("user", "tool") else None,
         step=1 + (h.assistants if h is not None else 0), final_marker=marker,
         input_style=style, opening=opening if specs is None else "")

@@ -54,6 +54,8 @@ CORRECTION_PHRASES: dict[str, tuple[str, ...]] = {
     "repeat": ("repeated", "same call", "already called", "same action", "重复"),
     "unknown_tool": ("unknown tool", "not a valid tool", "no tool named", "available tools"),
 }
+MAX_STEPS = 256
+"""Steps of the current task the model keeps in view: reading stays linear in the messages."""
 _OBS_PREFIX = re.compile(r"(?i)^\s*observation\s*[:：]\s*")
 _FINAL = re.compile(r"(?i)final[ _]?answer|最终答案|(?m:^)[ \t*]*+answer[ \t]*+:")
 
@@ -86,12 +88,13 @@ class History:
     `question` is the text of the user message that opened the current task (None before any
     user message); `steps` are the task's steps since, as (PastStep, call id) pairs (a step's
     input is a ReadOnlyDict when it can be shared, else a dict to copy before handing it out);
-    `kinds` the correction kind of each user/tool message since;
+    `corrections` the correction kinds of the user/tool messages since, `last_kind` that of the
+    latest one; only the last MAX_STEPS steps are kept (a model's context is finite);
     `city` the last city any step asked for and `before_city` that city when the task opened.
     """
 
     __slots__ = ("specs", "structured", "last", "assistants", "prev", "question", "city",
-                 "before_city", "steps", "kinds", "cached")
+                 "before_city", "steps", "corrections", "last_kind", "cached")
 
     def __init__(self, base: History | None = None, **changes: object) -> None:
         for name in self.__slots__:
@@ -101,7 +104,8 @@ class History:
 def start(specs: tuple[ToolSpec, ...], structured: bool, cached: bool) -> History:
     """The history before any message, for these offered tools (`cached`: remember its moves)."""
     return History(specs=specs, structured=structured, last=None, assistants=0, prev=None,
-                   question=None, city=None, before_city=None, steps=(), kinds=(), cached=cached)
+                   question=None, city=None, before_city=None, steps=(), corrections=frozenset(),
+                   last_kind=None, cached=cached)
 
 
 def advance(h: History, role: str, text: str, calls: Sequence, call_id: object) -> History:
@@ -161,8 +165,8 @@ def _advance(h: History, role: str, text: str, calls: Sequence, call_id: object,
     prev = h.prev if role == "developer" else (role, text, bool(calls))
     if role == "user" and _opens_task(h, text):
         return History(h, last=role, prev=prev, question=text, before_city=h.city, steps=(),
-                       kinds=(), cached=cached)
-    steps, kinds, city = h.steps, h.kinds, h.city
+                       corrections=frozenset(), last_kind=None, cached=cached)
+    steps, kind, city = h.steps, h.last_kind, h.city
     if role == "assistant":
         calls = calls or (text_tool_calls(text) if text.lstrip().startswith("Calling") else ())
         new = tuple(_call_step(call, h.specs, text if j == 0 else "") for j, call in enumerate(calls))
@@ -173,18 +177,20 @@ def _advance(h: History, role: str, text: str, calls: Sequence, call_id: object,
         steps = steps + new
     elif role == "user":
         kind, observation = _user_message(text)
-        kinds = kinds + (kind,)
         if steps and steps[-1][0].observation is None:
             steps = steps[:-1] + (_answered(steps[-1], observation),)
     elif role == "tool":
-        kinds = kinds + (correction_kind(text),)
+        kind = correction_kind(text)
         waiting = [i for i, (past, _) in enumerate(steps) if past.observation is None]
         match = [i for i in waiting if call_id is not None and steps[i][1] == call_id]
         if waiting:
             i = (match or waiting)[0]
             steps = steps[:i] + (_answered(steps[i], text),) + steps[i + 1:]
+    if len(steps) > MAX_STEPS:
+        steps = steps[-MAX_STEPS:]
+    seen = h.corrections if kind is None or kind in h.corrections else h.corrections | {kind}
     return History(h, last=role, assistants=h.assistants + (role == "assistant"), prev=prev,
-                   city=city, steps=steps, kinds=kinds, cached=cached)
+                   city=city, steps=steps, corrections=seen, last_kind=kind, cached=cached)
 
 
 def _call_step(call: object, specs: tuple[ToolSpec, ...], reply: str) -> tuple:

@@ -28,7 +28,6 @@ _FIELD = re.compile(r"(?im)^[ \t>#*_`-]*+(question|问题|thought|思考|action[
                     r"|行动|observation|观察|final[ _]answer|最终答案)[*_`]*+[ \t]*+[:：][*_`]*+[ \t]*+")
 _PROMPT_WORDS = re.compile(r"(?i)\btools?\b|工具|\baction[ _]input\s*+[:：]")
 _QUESTION, _OBSERVATION = ("question", "问题"), ("observation", "观察")
-_REPLY_START = ("thought", "思考", "action", "行动", "final answer", "final_answer", "最终答案")
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,7 @@ def read_layout(text: str) -> Layout | None:
         if name not in _OBSERVATION:
             continue
         turns.append(("assistant", text[start:at].strip()))
-        stop = next((s for n, s, _ in after[i + 1:] if n in _REPLY_START), len(text))
+        stop = after[i + 1][1] if i + 1 < len(after) else len(text)  # up to the next field line
         turns.append(("user", "Observation: " + text[body:stop].strip()))
         start = stop
     rest = text[start:].strip()

@@ -100,6 +100,8 @@ def read_prompt_style(system: str) -> tuple[str, str]:
 def read_memory(system: str) -> dict[str, str]:
     """Facts from a memory / summary / known-facts section of the system prompt."""
     memory: dict[str, str] = {}
+    if not _MEMORY_HEADER.search(system):  # no section header anywhere: no line to read
+        return memory
     inside = False
     for line in system.splitlines():
         s = line.strip().strip("*").strip()

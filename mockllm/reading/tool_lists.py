@@ -148,7 +148,7 @@ def _listed(lines: list[str]) -> list[ToolSpec]:
     found: list[ToolSpec] = []
     read_to = -1
     for i, line in enumerate(lines):
-        if i > read_to and is_tools_header(line):
+        if i > read_to and ("ool" in line or "OOL" in line or "工具" in line) and is_tools_header(line):
             tools, read_to = _tools_after(lines, i + 1)
             found += tools
     if found:

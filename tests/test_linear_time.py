@@ -1,0 +1,174 @@
+"""Reading a request and deciding the reply take linear time, whatever the text holds.
+
+Each hostile pattern (long runs of spaces, digits, brackets, field lines, repeated phrases...) is
+put in each slot of a request (system prompt, question, observation, earlier reply, tool-call
+arguments, tool description, a whole prompt in one user message) at growing sizes. The test
+asserts growth, not wall time: four times the text may cost at most eight times the time, above
+a small floor that absorbs timer noise. (`make bench` measures speed; this only catches
+quadratic or worse behaviour, such as regex backtracking or re-reading the history.)
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+
+import pytest
+
+from mockllm.reading.conversation import read_conversation
+from mockllm.reply.respond import respond
+from policy_world import EXAMPLE, system_prompt
+
+SIZES = (256, 1_024, 4_096, 16_384, 65_536, 262_144, 1_048_576)
+"""Characters, from small (a cubic pattern fails fast) to 1 MB."""
+GROWTH = 8.0       # time(4 n) <= GROWTH * time(n) + FLOOR
+FLOOR = 0.010      # seconds
+
+
+def _repeat(unit: str, head: str = "", tail: str = "") -> Callable[[int], str]:
+    """A payload of about n characters: `unit` repeated between `head` and `tail`."""
+    return lambda n: head + unit * max(1, n // len(unit)) + tail
+
+
+PATTERNS: dict[str, Callable[[int], str]] = {
+    "spaces in a weather line": _repeat(" ", "Beijing", "sunny"),
+    "tabs and spaces": _repeat(" \t", "x", "x"),
+    "'last ' (a memory line)": _repeat("last ", "## Memory\n"),
+    "'one of ['": _repeat("one of ["),
+    "blank lines after an example": _repeat("\n", EXAMPLE),
+    "digits": _repeat("1", "What is ", " + 1?"),
+    "digits of an orders count": _repeat("1", "1 orders from 2025-03-01 to 2025-03-07 (total "),
+    "digits after a letter": _repeat("1", "A"),
+    "nested brackets": _repeat("[", '{"a": ', "}"),
+    "open braces": _repeat("{"),
+    "open parentheses": _repeat("("),
+    "colons": _repeat(":"),
+    "stars": _repeat("*"),
+    "pipes": _repeat("A1 | "),
+    "hashes": _repeat("#"),
+    "observation lines": _repeat("Observation: x\n"),
+    "action lines": _repeat("Action: x\n"),
+    "question fields": _repeat("Question: "),
+    "thought fields": _repeat("Thought:\n"),
+    "tool lines": _repeat("- a: b\n", "Tools:\n"),
+    "tools headers": _repeat("Tools:\n"),
+    "json tool specs": _repeat('{"name": "x", "description": "y", "parameters": {"properties": {'),
+    "quoted keys": _repeat('"a": '),
+    "words": _repeat("weather orders today last week "),
+    "cjk": _repeat("天气订单上周"),
+    "chinese numerals": _repeat("一", "", "天后"),
+    "'in' before days": _repeat("in ", "", "days"),
+    "sums": _repeat("2 + "),
+    "order ids": _repeat("order A1001 "),
+    "available tools": _repeat(" ", "Error: unknown tool. Available tools:"),
+    "scores": _repeat("(score", "[doc-01] "),
+    "temperatures": _repeat("1 ", "Sunny, ", "°C"),
+    "dates": _repeat("2025-03-14 "),
+    "no ... data": _repeat("no "),
+    "dashes": _repeat("- "),
+}
+
+TOOLS = ("get_current_date", "calculator", "get_weather", "lookup_order", "list_orders",
+         "search_docs", "get_calendar")
+SYSTEM = system_prompt(TOOLS)
+
+
+def _ask(question: str, *turns: tuple[str, str]) -> list[dict]:
+    """System prompt, question, then (reply, observation) pairs."""
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": f"Question: {question}"}]
+    for reply, observation in turns:
+        messages += [{"role": "assistant", "content": reply},
+                     {"role": "user", "content": f"Observation: {observation}"}]
+    return messages
+
+
+def _call(name: str, args: dict) -> str:
+    """A reply calling a tool."""
+    return f"Thought: t\nAction: {name}\nAction Input: {json.dumps(args)}"
+
+
+STRUCTURED = [{"type": "function", "function": {
+    "name": "get_weather", "description": "weather for a city on a date",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"},
+                                                    "date": {"type": "string"}}}}}]
+
+
+def _structured(arguments: str, description: str = "weather for a city on a date") -> tuple:
+    """A structured request whose one earlier call has these arguments (and tool description)."""
+    tools = [{**STRUCTURED[0], "function": {**STRUCTURED[0]["function"], "description": description}}]
+    return ([{"role": "user", "content": "Will it rain in Beijing on 2025-03-15?"},
+             {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
+                                                                   "function": {"name": "get_weather",
+                                                                                "arguments": arguments}}]},
+             {"role": "tool", "tool_call_id": "c1", "content": "Sunny"}], tools)
+
+
+SLOTS: dict[str, Callable[[str], tuple[list, list | None]]] = {
+    "system prompt": lambda p: ([{"role": "system", "content": SYSTEM + "\n" + p},
+                                 {"role": "user", "content": "Question: What is the return policy?"}], None),
+    "question": lambda p: (_ask(p), None),
+    "weather observation": lambda p: (_ask("Will it rain in Beijing on 2025-03-15?", (
+        _call("get_weather", {"city": "Beijing", "date": "2025-03-15"}), p)), None),
+    "order observation": lambda p: (_ask("What is the status of order A1002?", (
+        _call("lookup_order", {"order_id": "A1002"}), p)), None),
+    "orders observation": lambda p: (_ask("How many orders between 2025-03-01 and 2025-03-07?", (
+        _call("list_orders", {"start_date": "2025-03-01", "end_date": "2025-03-07"}), p)), None),
+    "search observation": lambda p: (_ask("What is the return policy?", (
+        _call("search_docs", {"query": "return policy"}), p)), None),
+    "earlier reply": lambda p: (_ask("What is (17 + 5) * 3?", (p, "66")), None),
+    "earlier action input": lambda p: (_ask("What is (17 + 5) * 3?", (
+        "Thought: t\nAction: calculator\nAction Input: " + p, "66")), None),
+    "tool-call arguments": lambda p: _structured(p),
+    "tool description": lambda p: _structured('{"city": "Beijing", "date": "2025-03-15"}', p),
+    "one user message": lambda p: ([{"role": "user", "content": SYSTEM + "\n" + p
+                                     + "\n\nQuestion: What is (17 + 5) * 3?\nThought:"}], None),
+}
+
+
+def _clear_caches() -> None:
+    """Empty the mock's memos, so that each timing reads the request afresh."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith("mockllm."):
+            for value in vars(module).values():
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+
+
+def _seconds(slot: str, pattern: str, n: int) -> float:
+    """The best of two timings of reading and answering the request, with cold memos."""
+    messages, tools = SLOTS[slot](PATTERNS[pattern](n))
+    best = float("inf")
+    for _ in range(2):
+        _clear_caches()
+        start = time.perf_counter()
+        respond(read_conversation(messages, tools), persona="diligent", seed=0)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize("pattern", list(PATTERNS))
+@pytest.mark.parametrize("slot", list(SLOTS))
+def test_reading_time_grows_linearly(slot: str, pattern: str) -> None:
+    _seconds(slot, pattern, 64)  # warm up: compiled patterns, imports
+    t_small = _seconds(slot, pattern, SIZES[0])
+    for small, big in zip(SIZES, SIZES[1:]):
+        t_big = _seconds(slot, pattern, big)
+        assert t_big <= GROWTH * t_small + FLOOR, (
+            f"{pattern!r} in the {slot}: {small} chars took {t_small * 1e3:.1f} ms, "
+            f"{big} chars {t_big * 1e3:.1f} ms")
+        t_small = t_big
+
+
+def test_many_small_messages_cost_linear_time() -> None:
+    def seconds(pairs: int) -> float:
+        messages = _ask("What is 2 + 2?", *[(_call("calculator", {"expression": f"{i} + 1"}), str(i + 1))
+                                             for i in range(pairs)])
+        _clear_caches()
+        start = time.perf_counter()
+        respond(read_conversation(messages), persona="diligent", seed=0)
+        return time.perf_counter() - start
+
+    seconds(64)
+    times = [seconds(n) for n in (500, 2000, 8000)]
+    assert times[1] <= GROWTH * times[0] + FLOOR and times[2] <= GROWTH * times[1] + FLOOR, times
