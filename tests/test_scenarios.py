@@ -52,3 +52,13 @@ def test_the_hallucinator_answers_live_data_without_a_tool_unless_the_prompt_for
     strict = run_agent("What is today's date?", MockLLM(persona="hallucinator", seed=0), tools)
     assert loose.steps[0].action is None and "2025-03-14" not in loose.final_answer
     assert strict.steps[0].action == "get_current_date" and "2025-03-14" in strict.final_answer
+
+
+def test_lesson_04_worked_example_goes_through_the_calculators_refusal() -> None:
+    from solutions.tools import BASIC_TOOLS
+
+    trace = run_agent("What is today's date, and what date is it 50 days from now?",
+                      MockLLM(persona="diligent", seed=0), BASIC_TOOLS, max_steps=5)
+    assert [step.action for step in trace.steps] == ["get_current_date", "calculator", None]
+    assert "illegal characters" in trace.steps[1].observation
+    assert "2025-05-03" in trace.final_answer and "17 days left in March" in trace.steps[2].thought

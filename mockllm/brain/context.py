@@ -106,6 +106,7 @@ NO_TOOL = {
     "order_lookup": ("look up orders", "查询订单"),
     "order_range": ("list orders by date", "按日期查询订单"),
     "search": ("search the documents", "搜索文档"),
+    "calendar": ("check your calendar", "查看你的日程"),
 }
 
 

@@ -10,16 +10,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mockllm.brain.calendar_families import calendar, days_between, weekday
+from mockllm.brain.facts import general_answer, translation
 from mockllm.brain.knowledge import (GUESS_TODAY, add_days, count_steps, day_offset, days_text,
-                                     expand_powers, expression, first_date, general_answer,
-                                     safe_eval)
-from mockllm.brain.observations import parse_search
+                                     expand_powers, expression, first_date, safe_eval)
+from mockllm.brain.observations import parse_search, relevant
 from mockllm.brain.context import Ctx, Move, is_error
 from mockllm.brain.order_families import order_status, order_total, orders_range, report
 from mockllm.brain.weather_families import memory_recall, run_advice, weather, weather_compare
 
 _STOP = set("what is the a an of for to do does did how can i my your our we you me it in on "
             "about please tell there are be with".split())
+LIVE_DATA = re.compile(r"(?i)\bstock price|\bshare price|\bstocks? (?:market|today)|exchange rate"
+                       r"|\bnews\b|headlines|\bscore of the|\btraffic\b|flight status|bitcoin"
+                       r"|股价|汇率|新闻|头条")
+"""Live data no tool of the course's world serves (prices, news, scores, traffic)."""
+_IN_HEAD = re.compile(r"\*\*|[-+*/]")
+_DIGITS = re.compile(r"\d++")
 
 
 def _fmt(value: float | None) -> str:
@@ -80,10 +87,26 @@ def date_offset(ctx: Ctx) -> Move:
                      thought)
 
 
+def _small(expr: str, value: float | None) -> bool:
+    """Whether an expression is small enough to work out in one's head: at most four operators,
+    numbers of at most four digits, a result below a billion."""
+    return (value is not None and abs(value) < 1e9 and len(_IN_HEAD.findall(expr)) <= 4
+            and all(len(d) <= 4 for d in _DIGITS.findall(expr)))
+
+
 def arithmetic(ctx: Ctx) -> Move:
-    """Calculator on the question's expression; retry once without `**` if it is refused."""
+    """Calculator on the question's expression; retry once without `**` if it is refused.
+
+    Without a calculator, a small expression is worked out in the model's head, as any capable
+    model would; a larger one is refused rather than guessed.
+    """
     expr = expression(ctx.conv.question) or ""
-    ctx.guess = (f"{expr} = {_fmt(safe_eval(expr))}",) * 2
+    value = safe_eval(expr)
+    ctx.guess = (f"{expr} = {_fmt(value)}",) * 2
+    if ctx.tool("calculator") is None and not ctx.guesses and _small(expr, value):
+        return ctx.final("in_head", ctx.t(f"{expr} = {_fmt(value)}", f"{expr} 的结果是 {_fmt(value)}。"),
+                         ctx.t("This is small enough to work out in my head.",
+                               "这个算式很简单，我心算就行。"))
     obs = ctx.observe("calculator", {"expression": expr}, "calculate",
                       ctx.t(f"I should compute {expr} with the calculator.",
                             f"我应该用计算器计算 {expr}。"))
@@ -116,6 +139,13 @@ def doc_lookup(ctx: Ctx) -> Move:
             f"I could not find anything about that in the documents ({obs.strip()}).",
             f"文档里没有找到相关内容（{obs.strip()}）。"))
     doc, text = hits[0]
+    if not relevant(ctx.conv.question, text):
+        return ctx.final("not_relevant", ctx.t(
+            f"I searched the documents, but found nothing relevant to your question (the best "
+            f"match, {doc}, is about something else).",
+            f"我搜索了文档，但没有找到与你的问题相关的内容（最接近的 {doc} 讲的是别的事）。"),
+            ctx.t(f"The best match, {doc}, does not answer the question.",
+                  f"最接近的文档 {doc} 并不回答这个问题。"))
     return ctx.final("answer", ctx.t(f"According to {doc}: {text}", f"根据文档 {doc}：{text}"),
                      ctx.t(f"The best match, {doc}, answers the question.",
                            f"最相关的文档 {doc} 回答了这个问题。"))
@@ -125,6 +155,23 @@ def general(ctx: Ctx) -> Move:
     """Answer from general knowledge, no tool needed."""
     return ctx.final("answer", general_answer(ctx.conv.question, ctx.zh) or "",
                      ctx.t("This is general knowledge; no tool is needed.", "这是常识，不需要工具。"))
+
+
+def translate(ctx: Ctx) -> Move:
+    """Translate a common phrase from memory; no tool needed."""
+    rule, answer = translation(ctx.conv.question, ctx.zh) or ("unknown_phrase", ctx.t(
+        "I'm not sure what to translate, or into which language.", "我不确定要翻译什么，或翻译成哪种语言。"))
+    return ctx.final(rule, answer, ctx.t("Translating a common phrase needs no tool.",
+                                         "翻译常用语不需要工具。"))
+
+
+def live_data(ctx: Ctx) -> Move:
+    """Say that no offered tool serves this kind of live data."""
+    return ctx.final("no_tool", ctx.t(
+        "I have no access to live data of that kind: none of my tools provides it.",
+        "我无法获取这类实时数据：我的工具都不提供。"),
+        ctx.t("This needs live data that none of my tools serves, and I should not guess.",
+              "这需要实时数据，我的工具都不提供，我也不应该猜测。"))
 
 
 def unknown(ctx: Ctx) -> Move:
@@ -139,5 +186,6 @@ HANDLERS: dict[str, Callable[[Ctx], Move]] = {
     "weather": weather, "weather_compare": weather_compare, "run_advice": run_advice,
     "order_status": order_status, "order_total": order_total, "orders_range": orders_range,
     "doc_lookup": doc_lookup, "memory_recall": memory_recall, "general": general,
-    "report": report, "unknown": unknown,
+    "report": report, "calendar": calendar, "days_between": days_between, "weekday": weekday,
+    "translate": translate, "live_data": live_data, "unknown": unknown,
 }

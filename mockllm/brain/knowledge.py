@@ -1,4 +1,5 @@
-"""What the mock model knows: values in a question, date arithmetic, and a few general facts.
+"""What the mock model knows: values in a question (dates, offsets, cities, order ids,
+expressions) and date arithmetic. General facts are in `mockllm.brain.facts`.
 
 Pure text functions used by `mockllm.brain.policy` and the family modules. Facts about the world
 come only from observations (read by `mockllm.brain.observations`), never from the world's data.
@@ -12,7 +13,11 @@ from functools import lru_cache
 GUESS_TODAY = "2024-06-01"   # the date a model without a clock tool believes it is
 ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _CJK_DATE = re.compile(r"(?<!\d)(\d{4})\s*+[年/.]\s*+(\d{1,2})\s*+[月/.]\s*+(\d{1,2})")
-_ORDER_ID = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]\d{3,6})(?![0-9])")
+_ORDER_ID = re.compile(  # A1002, ORD-1003, #1003, order 123456, order no. 1003, 订单123456
+    r"(?<![A-Za-z0-9])([A-Za-z]\d{3,6})(?![0-9])|\b((?i:ord|order|po)-\d{3,10})(?![\d-])"
+    r"|#(\d{3,12})(?![\d-])|(?i:\border(?:s)?\s*+(?:number|no\.?|id)?\s*+[:：#]?\s*+)(\d{3,12})"
+    r"(?![\d./-])|订单\s*+(?:号|编号)?\s*+[:：#]?\s*+(\d{3,12})(?![\d./-])")
+_MORE_IDS = re.compile(r"\s*+(?:,|\band\b|&|和|、)\s*+#?(\d{3,12})(?![\d./-])")
 _EN_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
            "fourteen": 14, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
@@ -37,34 +42,6 @@ CITIES = {"beijing": "Beijing", "北京": "Beijing", "shanghai": "Shanghai", "�
           "berlin": "Berlin", "柏林": "Berlin", "hangzhou": "Hangzhou", "杭州": "Hangzhou"}
 _CITY_RE = re.compile("|".join(sorted(map(re.escape, CITIES), key=len, reverse=True)), re.I)
 _CITY_GUESS = re.compile(r"\b(?:in|for|at)\s++([A-Z][a-z]++(?:\s[A-Z][a-z]++)?)")
-
-GENERAL: tuple[tuple[re.Pattern, str, str], ...] = tuple(
-    (re.compile(p, re.I), en, zh) for p, en, zh in (
-        (r"capital of france|法国的?首都", "The capital of France is Paris.", "法国的首都是巴黎。"),
-        (r"lu xun|鲁迅", "Lu Xun's original name was Zhou Shuren (周树人); his birth name was "
-         "Zhou Zhangshou.", "鲁迅原名周树人（幼名周樟寿）。"),
-        (r"capital of china|中国的?首都", "The capital of China is Beijing.", "中国的首都是北京。"),
-        (r"capital of japan|日本的?首都", "The capital of Japan is Tokyo.", "日本的首都是东京。"),
-        (r"capital of (?:the uk|england|the united kingdom|britain)|英国的?首都",
-         "The capital of the United Kingdom is London.", "英国的首都是伦敦。"),
-        (r"boiling point of water|water boil|水的沸点", "Water boils at 100°C at sea level.",
-         "在海平面上，水的沸点是 100°C。"),
-        (r"largest planet|最大的行星", "Jupiter is the largest planet in the Solar System.",
-         "太阳系最大的行星是木星。"),
-        (r"hamlet|哈姆雷特", "Hamlet was written by William Shakespeare.", "《哈姆雷特》的作者是莎士比亚。"),
-        (r"(?:chemical )?symbol (?:for|of) gold|金的化学符号", "The chemical symbol for gold is Au.",
-         "金的化学符号是 Au。"),
-        (r"how many continents|几大洲|多少个大洲", "There are seven continents.", "世界上有七大洲。"),
-        (r"longest river in china|中国最长的河", "The Yangtze is the longest river in China.",
-         "中国最长的河流是长江。"),
-        (r"dream of the red chamber|红楼梦", "Dream of the Red Chamber was written by Cao Xueqin.",
-         "《红楼梦》的作者是曹雪芹。"),
-        (r"speed of light|光速", "The speed of light is about 299,792 km per second.",
-         "光速约为每秒 299,792 公里。"),
-        (r"days (?:are there )?in a leap year|闰年有多少天|闰年有几天", "A leap year has 366 days.",
-         "闰年有 366 天。"),
-    ))
-
 
 _MONTHS = ("", "January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")
@@ -183,16 +160,19 @@ def find_cities(text: str) -> list[str]:
 
 
 def order_ids(text: str) -> list[str]:
-    """Order ids like A1002 in `text`, upper-cased, in order, without repeats."""
-    return list(dict.fromkeys(m.group(1).upper() for m in _ORDER_ID.finditer(text)))
-
-
-def general_answer(question: str, zh: bool) -> str | None:
-    """The answer from the small general-knowledge table, or None."""
-    for pattern, en, zh_text in GENERAL:
-        if pattern.search(question):
-            return zh_text if zh else en
-    return None
+    """Order ids in `text` (A1002, ORD-1003, #1003, 'order 123456' and the numbers listed after
+    it), upper-cased, without a '#', in order, without repeats."""
+    found = []
+    for m in _ORDER_ID.finditer(text):
+        found.append(next(g for g in m.groups() if g).upper())
+        end = m.end()
+        while m.group(4) or m.group(5):  # 'orders 1001 and 1002': the numbers that follow
+            more = _MORE_IDS.match(text, end)
+            if more is None:
+                break
+            found.append(more.group(1))
+            end = more.end()
+    return list(dict.fromkeys(found))
 
 
 MAX_EXPRESSION = 200

@@ -122,6 +122,34 @@ def parse_search(obs: str) -> list[tuple[str, str]]:
     return [(m.group(1), _SCORE.sub("", m.group(2)).strip()) for m in hits if m]
 
 
+_WORD = re.compile(r"[a-z0-9]++|[\u4e00-\u9fff]")
+_NOT_CONTENT = frozenset(
+    "what is the a an of for to do does did how can i my your our we you me it in on about please "
+    "tell there are be with any some this that which who when where why will would should could "
+    "search find look up check document documents docs doc give show know "
+    "的 了 吗 呢 是 我 你 么 什 在 吧 啊 请 和 有 吗 怎 样 哪 个 查 找 文 档 一 下".split())
+
+
+def _words(text: str) -> list[str]:
+    """Content words of a text, lower-cased, a plural 's' dropped (each CJK character a word)."""
+    words = (w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+             for w in _WORD.findall(text.lower()))
+    return [w for w in words if w not in _NOT_CONTENT]
+
+
+def relevant(question: str, text: str) -> bool:
+    """Whether a search result is about the question: it holds at least half of the question's
+    content words (a word also matches a longer or shorter form of itself: ship, shipping)."""
+    wanted = list(dict.fromkeys(_words(question[:2000])))[:32]
+    if not wanted:
+        return True
+    found = set(_words(text[:20000]))
+    starts = {w[:k] for w in found for k in range(4, min(len(w), 12) + 1)}
+    hits = sum(1 for w in wanted if w in found or (len(w) >= 4 and w[:12] in starts)
+               or any(w[:k] in found for k in range(4, min(len(w), 12))))
+    return 2 * hits >= len(wanted)
+
+
 def parse_events(obs: str) -> list[tuple[str, str, str]]:
     """(start, end, title) for each calendar event in a calendar observation."""
     return [(a, b, t.strip().rstrip(".")) for a, b, t in _EVENT.findall(obs or "")]

@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from mockllm.brain.calendar_families import CALENDAR_Q, asks_days_between, asks_weekday
 from mockllm.brain.context import Ctx, MissingTool, Move, NextMove
-from mockllm.brain.families import HANDLERS
-from mockllm.brain.knowledge import day_offset, expression, find_cities, general_answer, order_ids
+from mockllm.brain.families import HANDLERS, LIVE_DATA
+from mockllm.brain.facts import asks_translation, general_answer
+from mockllm.brain.knowledge import day_offset, expression, find_cities, order_ids
 from mockllm.reading.conversation import Conversation
 from mockllm.reading.tool_kinds import tool_kind
 
@@ -22,7 +24,8 @@ __all__ = ["Move", "decide", "classify", "FAMILIES"]
 
 FAMILIES = ("date_today", "date_offset", "arithmetic", "weather", "weather_compare", "run_advice",
             "order_status", "order_total", "orders_range", "doc_lookup", "memory_recall",
-            "general", "report", "unknown")
+            "general", "report", "calendar", "days_between", "weekday", "translate", "live_data",
+            "unknown")
 _PATTERNS = {
     "report": r"\breport\b|last quarter|product lines?|sales by|报告|季度|周报|销售额",
     "memory_recall": r"last time|previous session|earlier session|previously|do you remember"
@@ -51,6 +54,8 @@ def classify(conv: Conversation) -> str:
 @lru_cache(maxsize=256)
 def _question_family(q: str) -> str:
     """The family from the question alone ('unknown' may still become 'doc_lookup' by the tools)."""
+    if asks_translation(q):
+        return "translate"
     for family in ("report", "memory_recall", "run_advice"):
         if _pattern(family).search(q):
             return family
@@ -61,6 +66,14 @@ def _question_family(q: str) -> str:
         return "orders_range"
     if ids:
         return "order_total" if len(ids) >= 2 else "order_status"
+    if CALENDAR_Q.search(q):
+        return "calendar"
+    if asks_weekday(q):
+        return "weekday"
+    if asks_days_between(q):
+        return "days_between"
+    if LIVE_DATA.search(q):
+        return "live_data"
     offset, expr = day_offset(q), expression(q)
     if offset is not None and offset != 0:
         return "date_offset"
