@@ -76,11 +76,15 @@ def _step_fields(step: TraceStep, limit: int | None) -> list[tuple[str, str]]:
     fields = []
     if step.thought:
         fields.append(("Thought", step.thought))
-    if step.action is not None:
-        fields.append(("Action", step.action))
-        fields.append(("Action Input", format_input(step.action_input)))
-    if step.observation is not None:
-        fields.append(("Observation", shorten(step.observation, limit)))
+    # A structured step (lesson 06) lists every tool call of its reply in `calls`, each with the
+    # arguments as the model sent them; a lesson-04 step is its own single call.
+    for call in getattr(step, "calls", None) or [step]:
+        if call.action is not None:
+            fields.append(("Action", call.action))
+            fields.append(("Action Input", getattr(call, "arguments", None)
+                           or format_input(call.action_input)))
+        if call.observation is not None:
+            fields.append(("Observation", shorten(call.observation, limit)))
     if step.error is not None:
         fields.append(("Reply", shorten(step.raw_reply, limit)))
         fields.append(("Format error", step.error))
