@@ -1,0 +1,88 @@
+"""A registry that guards every call: arguments bound in order, repeats noticed, field names refused.
+
+Built in lesson 05 (Failure clinic). `GuardedTools` wraps the lesson-01 registry for one run;
+`run_step` of lesson 04 calls its `run` like any registry's.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from solutions.guards.parse import split_values
+from solutions.guards.repeat import REPEAT_NOTE, STOP_NOTE, repeat_verdict
+from solutions.tools import Tool, ToolRegistry
+
+FIELD_NAMES = ("finalanswer", "observation", "thought", "action", "actioninput", "question")
+"""Tool names the parser would read as a field of the format (compared without case, spaces, _ or -)."""
+_KEYWORD = re.compile(r"([A-Za-z_]\w*)[ \t]*[=:][ \t]*(.*)", re.DOTALL)
+
+
+def check_tool_names(tools: ToolRegistry) -> None:
+    """Raise ValueError when a tool's name looks like a field of the format, e.g. final_answer. Built in lesson 05 (Failure clinic)."""
+    for name in tools.names():
+        if re.sub(r"[\s_\-]", "", name.lower()) in FIELD_NAMES:
+            raise ValueError(f"the tool name {name!r} looks like a field of the ReAct format, so a "
+                             f"reply calling it reads as that field; rename the tool, e.g. "
+                             f"'submit_{name.lower().strip('_')}'")
+
+
+def bind_arguments(tool: Tool, action_input: dict) -> dict:
+    """Bind a bare input ("Beijing, 2025-03-15", a list, or "city=Beijing, ...") to the tool's parameters in order. Built in lesson 05 (Failure clinic).
+
+    Only when the values fit the parameters exactly; otherwise the input is returned unchanged,
+    and the registry's error says what the tool needs.
+    """
+    names = tool.arguments
+    if list(action_input) != ["input"] or len(names) < 2 or "input" in names:
+        return action_input
+    value = action_input["input"]
+    values = [str(v) if not isinstance(v, str) else v for v in value] if isinstance(value, list) \
+        else split_values(value) if isinstance(value, str) else []
+    pairs = [_KEYWORD.fullmatch(v) for v in values]
+    if values and all(pairs) and {p[1] for p in pairs} <= set(names):
+        return {p[1]: p[2].strip().strip("'\"") for p in pairs}  # city=Beijing, date=2025-03-15
+    if len(values) != len(names):
+        return action_input
+    return dict(zip(names, value if isinstance(value, list) else values))
+
+
+def example_of(tool: Tool) -> str:
+    """The example input in a tool's description ('Example: {...}'), or ''. Built in lesson 05 (Failure clinic)."""
+    found = re.search(r"Example:\s*(\{.*\})", tool.description)
+    return found[1] if found else ""
+
+
+class GuardedTools(ToolRegistry):
+    """The tools of one run: each call is bound, compared with the earlier ones, then run. Built in lesson 05 (Failure clinic)."""
+
+    def __init__(self, tools: ToolRegistry) -> None:
+        """Wrap `tools` for one run (its calls so far start empty)."""
+        super().__init__(tools)
+        self.calls: list[tuple[str, dict]] = []
+        self.results: list[str] = []
+        self.stop_reason: str | None = None  # "repeated_call" once a call repeats twice
+
+    def run(self, name: str, action_input: dict | None) -> str:
+        """Run a call like the registry does, with bound arguments, repeat notes and examples in errors."""
+        name = name.strip() if isinstance(name, str) else name
+        arguments = action_input if isinstance(action_input, dict) else {}
+        if isinstance(name, str) and name in self:
+            arguments = bind_arguments(self[name], arguments)
+        verdict = repeat_verdict(self.calls, name, arguments)
+        earlier = next((r for c, r in zip(self.calls, self.results) if c == (name, arguments)), "")
+        if verdict == "stop":
+            self.stop_reason, result = "repeated_call", STOP_NOTE
+        elif verdict == "repeat":
+            result = f"{earlier}\n{REPEAT_NOTE.format(action=name)}"
+        else:
+            result = self._with_example(name, super().run(name, arguments))
+        self.calls.append((name, arguments))
+        self.results.append(result)
+        return result
+
+    def _with_example(self, name: Any, result: str) -> str:
+        """An argument error with the tool's example input added, so the model can copy it."""
+        if isinstance(name, str) and name in self and result.startswith(f"Error: {name}() needs"):
+            example = example_of(self[name])
+            return f"{result}. Example: {example}" if example else result
+        return result

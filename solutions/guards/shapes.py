@@ -1,0 +1,136 @@
+"""Rewrite the action shapes of real models into the lesson-03 fields, so that `parse_step` reads them.
+
+Built in lesson 05 (Failure clinic). Each function takes a reply and returns it with one shape
+rewritten as `Action:` / `Action Input:` (or `Final Answer:`) lines, or unchanged when the shape
+is absent. Each reads the reply in one pass over its lines; none runs any of the model's text.
+
+- A JSON blob instead of the fields, as LangChain's JSON agents ask for:
+  `{"action": "get_weather", "action_input": {...}}`, fenced or not, with or without `Action:`.
+- Call syntax: `Action: get_weather(city="Beijing", date="2025-03-15")`.
+- An empty action above an answer: `Action: None`, `Action: N/A`, `Action: (no action needed)`.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import re
+from typing import Any
+
+from solutions.guards.cut import field_kind
+from solutions.parsing import _LITERAL_EVAL_LIMIT, _field_line, _json_object, parse_action_input
+
+_BLOB_START = re.compile(r"[ \t>]*+(?:`{1,3}(?:json)?[ \t]*+)?(?:action[ \t]*+[:：][ \t]*+)?\{", re.I)
+_CALL_LINE = re.compile(r"[ \t*_`]*+([A-Za-z_][\w.\-]*+)[ \t]*+\((.*)\)[ \t*_`.]*+", re.DOTALL)
+_NO_ACTION = {"none", "n/a", "na", "null", "nil", "nothing", "no action", "no action needed",
+              "no tool", "no tool needed", "not needed", "-"}
+
+
+def first_decision(lines: list[str]) -> int | None:
+    """The index of the first Action or Final Answer line, or None. Built in lesson 05 (Failure clinic)."""
+    return next((i for i, line in enumerate(lines) if field_kind(line) in ("action", "final_answer")), None)
+
+
+def blob_to_fields(text: str) -> str:
+    """Rewrite a JSON-blob action ({"action": ..., "action_input": ...}) as fields. Built in lesson 05 (Failure clinic)."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if _BLOB_START.match(line):
+            return _rewrite_blob(lines, index) or text
+        found = _field_line(line)
+        if found and found[0] in ("action", "action_input", "final_answer") and found[1].strip():
+            return text  # the fields are in use: no blob
+    return text
+
+
+def _rewrite_blob(lines: list[str], index: int) -> str | None:
+    """The reply with the blob starting on line `index` rewritten as fields, or None if it is no action."""
+    blob, problem = _json_object("\n".join(lines[index:]))
+    keys = {str(key).lower().replace(" ", "_"): value for key, value in blob.items()}
+    if problem or not isinstance(keys.get("action"), str):
+        return None
+    head = lines[:index]
+    while head and (head[-1].strip().startswith("```") or not head[-1].strip()
+                    or (field_kind(head[-1]) == "action" and not _field_line(head[-1])[1].strip())):
+        head.pop()  # the fence and the bare `Action:` label above the blob
+    return "\n".join([*head, *_fields_for(keys["action"], keys.get("action_input"))])
+
+
+def _fields_for(action: str, value: Any) -> list[str]:
+    """The field lines for one action and its input (a Final Answer when the action says so)."""
+    action = " ".join(action.split())  # one line: a name cannot smuggle in another field
+    if re.sub(r"[\s_\-]", "", action.lower()) in ("finalanswer", "最终答案"):
+        answer = value.get("answer", next(iter(value.values()), "")) if isinstance(value, dict) else value
+        return [f"Final Answer: {answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)}"]
+    if isinstance(value, str):
+        value, _ = parse_action_input(value)  # a JSON text, a bare value or nothing
+    arguments = value if isinstance(value, dict) else {} if value is None else {"input": value}
+    return [f"Action: {action}", f"Action Input: {json.dumps(arguments, ensure_ascii=False)}"]
+
+
+def call_to_fields(text: str) -> str:
+    """Rewrite `Action: tool(a, key=value)` as the tool's name and a JSON Action Input. Built in lesson 05 (Failure clinic)."""
+    lines = text.split("\n")
+    index = first_decision(lines)
+    if index is None or field_kind(lines[index]) != "action":
+        return text
+    following = next((i for i in range(index + 1, len(lines)) if field_kind(lines[i])), None)
+    if following is not None and field_kind(lines[following]) == "action_input":
+        return text  # an explicit Action Input wins, as in lesson 03
+    call = _CALL_LINE.fullmatch(_field_line(lines[index])[1])
+    arguments = call_arguments(call[2]) if call else None
+    if arguments is None:
+        return text
+    fields = [f"Action: {call[1]}", f"Action Input: {json.dumps(arguments, ensure_ascii=False, default=str)}"]
+    return "\n".join([*lines[:index], *fields, *lines[index + 1:]])
+
+
+def call_arguments(inside: str) -> dict | None:
+    """The arguments written between a call's parentheses, e.g. '"a", b=2' -> {"input": "a", "b": 2}; None if they are not Python arguments. Built in lesson 05 (Failure clinic).
+
+    Keywords keep their names; one positional value becomes {"input": value}, several a list
+    under "input" (the guarded registry binds them to the tool's parameters in order). A value
+    that is not a literal keeps its source text: (17 * 3) gives {"input": "17 * 3"}.
+    ast.parse only reads the text; nothing in it runs.
+    """
+    if len(inside) > _LITERAL_EVAL_LIMIT:
+        return None
+    source = f"f({inside.strip()})"
+    try:
+        tree = ast.parse(source, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(tree, ast.Call) or not isinstance(tree.func, ast.Name) or tree.func.id != "f" \
+            or any(isinstance(a, ast.Starred) for a in tree.args) or any(k.arg is None for k in tree.keywords):
+        return None
+    values = [_value(node, source) for node in tree.args]
+    arguments: dict = {} if not values else {"input": values[0] if len(values) == 1 else values}
+    arguments.update({k.arg: _value(k.value, source) for k in tree.keywords})
+    return arguments
+
+
+def _value(node: ast.AST, source: str) -> Any:
+    """A literal's value, or the node's source text when it is not a literal."""
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return ast.get_source_segment(source, node)
+
+
+def drop_empty_action(text: str) -> str:
+    """Remove an `Action: None` line (and an empty Action Input under it), so the answer decides. Built in lesson 05 (Failure clinic)."""
+    lines = text.split("\n")
+    index = first_decision(lines)
+    if index is None or field_kind(lines[index]) != "action" or not _says_nothing(lines[index]):
+        return text
+    drop = {index}
+    following = next((i for i in range(index + 1, len(lines)) if field_kind(lines[i])), None)
+    if following is not None and field_kind(lines[following]) == "action_input" \
+            and _says_nothing(lines[following]):
+        drop.add(following)
+    return "\n".join(line for i, line in enumerate(lines) if i not in drop)
+
+
+def _says_nothing(line: str) -> bool:
+    """True when a field line's value is empty or a 'none' word."""
+    value = _field_line(line)[1].strip(" \t*_`'\"()[].").lower()
+    return value in _NO_ACTION

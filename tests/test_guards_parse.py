@@ -1,0 +1,252 @@
+"""Tests for solutions.guards' parser (lesson 05): the rewrites, the cut, parse_reply on every
+failure shape of the mock and on real replies of a small model (vendored in tests/data)."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from solutions.guards import parse_reply
+from solutions.guards.calls import bind_arguments
+from solutions.guards.cut import cut_after_action_input
+from solutions.guards.parse import REWRITES, split_values
+from solutions.guards.shapes import blob_to_fields, call_arguments, call_to_fields, drop_empty_action
+from solutions.parsing import parse_step
+from solutions.tools import world_tools
+
+DATA = Path(__file__).resolve().parent / "data"
+REAL = [json.loads(line) for name in ("real_replies_sample.jsonl", "real_replies_shapes.jsonl")
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+WEATHER = {"city": "Beijing", "date": "2025-03-15"}
+TOOLS = world_tools()
+
+
+# ---------------------------------------------------------------- each rewrite
+
+@pytest.mark.parametrize("text", [
+    'Thought: t\nAction:\n```json\n{\n  "action": "get_weather",\n  "action_input": {"city": "Beijing", '
+    '"date": "2025-03-15"}\n}\n```',
+    'Thought: t\n```json\n{"action": "get_weather", "action_input": {"city": "Beijing", "date": "2025-03-15"}}\n```',
+    'Thought: t\nAction: {"action": "get_weather", "action_input": {"city": "Beijing", "date": "2025-03-15"}}',
+    '{"action": "get_weather", "action_input": {"city": "Beijing", "date": "2025-03-15"}}',
+    "{'action': 'get_weather', 'action_input': {'city': 'Beijing', 'date': '2025-03-15',}}",
+])
+def test_a_json_blob_becomes_the_fields(text: str) -> None:
+    fields = blob_to_fields(text)
+    assert fields.endswith('Action: get_weather\nAction Input: {"city": "Beijing", "date": "2025-03-15"}')
+    assert "```" not in fields and "{\n" not in fields
+    step = parse_reply(text)
+    assert (step.action, step.action_input, step.raw) == ("get_weather", WEATHER, text)
+
+
+def test_a_blob_final_answer_and_a_string_input() -> None:
+    assert parse_reply('{"action": "Final Answer", "action_input": "It is 66."}').final_answer == "It is 66."
+    assert parse_reply('{"action": "final_answer", "action_input": {"answer": "66"}}').final_answer == "66"
+    step = parse_reply('Thought: t\n{"action": "calculator", "action_input": "(17 + 5) * 3"}')
+    assert (step.action, step.action_input, step.thought) == ("calculator", {"input": "(17 + 5) * 3"}, "t")
+    nested = parse_reply('{"action": "get_weather", "action_input": "{\\"city\\": \\"Beijing\\"}"}')
+    assert nested.action_input == {"city": "Beijing"}
+
+
+def test_a_blob_cannot_smuggle_in_another_field() -> None:
+    step = parse_reply('{"action": "calculator\\nFinal Answer: 42", "action_input": "1 + 1"}')
+    assert step.final_answer is None and step.error is not None and "must hold one tool name" in step.error
+    assert parse_reply('{"action": "Final Answer", "action_input": {"output": "42"}}').final_answer == "42"
+
+
+def test_json_that_is_no_blob_and_fields_in_use_are_left_alone() -> None:
+    for text in ['{"city": "Beijing"}', 'Thought: I saw {"action": "x"}\nAction: calculator\n'
+                 'Action Input: {"expression": "1 + 1"}', "Final Answer: {\"action\": \"x\"}",
+                 'Action: calculator\nAction Input: {"action": "x"}']:
+        assert blob_to_fields(text) == text
+
+
+@pytest.mark.parametrize("inside, expected", [
+    ('city="Beijing", date="2025-03-15"', WEATHER),
+    ('"(17 + 5) * 3"', {"input": "(17 + 5) * 3"}),
+    ("17 * 3", {"input": "17 * 3"}),
+    ('expression="(17 + 5) * 3"', {"expression": "(17 + 5) * 3"}),
+    ("", {}),
+    ('"Beijing", "2025-03-15"', {"input": ["Beijing", "2025-03-15"]}),
+    ("city=Beijing, date=20250315", {"city": "Beijing", "date": 20250315}),
+    ('"2025-03-14", 3', {"input": ["2025-03-14", 3]}),
+])
+def test_call_arguments(inside: str, expected: dict) -> None:
+    assert call_arguments(inside) == expected
+
+
+@pytest.mark.parametrize("inside", ["*a", "**k", "1), g(2", "(", "city=Beijing, date=2025-03-15",
+                                    "(" * 200 + ")" * 200, "1," * 2000])
+def test_what_is_not_a_plain_call_is_refused_without_raising(inside: str) -> None:
+    assert call_arguments(inside) is None
+
+
+def test_call_syntax_becomes_the_fields_unless_an_input_is_given() -> None:
+    text = 'Thought: t\nAction: get_weather(city="Beijing", date="2025-03-15")\nObservation: Sunny'
+    assert call_to_fields(text) == ('Thought: t\nAction: get_weather\nAction Input: {"city": "Beijing", '
+                                    '"date": "2025-03-15"}\nObservation: Sunny')
+    unparsed = parse_reply("Action: get_weather(city=Beijing, date=2025-03-15)")  # 03: not Python
+    assert bind_arguments(TOOLS["get_weather"], unparsed.action_input) == WEATHER
+    given = 'Action: calculator(x)\nAction Input: {"expression": "2"}'
+    assert call_to_fields(given) == given
+    assert call_to_fields("Final Answer: f(1)") == "Final Answer: f(1)"
+
+
+@pytest.mark.parametrize("empty", ["None", "N/A", "(no action needed)", "`none`", "null", "No action"])
+def test_an_empty_action_lets_the_answer_decide(empty: str) -> None:
+    text = f"Thought: I know it.\nAction: {empty}\nAction Input: N/A\nFinal Answer: 66"
+    assert drop_empty_action(text) == "Thought: I know it.\nFinal Answer: 66"
+    assert parse_reply(text).final_answer == "66"
+    assert parse_step(text).final_answer is None  # lesson 03 calls a tool named None
+
+
+def test_an_empty_action_line_stays_an_error() -> None:
+    text = "Thought: t\nAction: \nFinal Answer: 3 + 3 = 6"
+    assert drop_empty_action(text) == text and parse_reply(text).error is not None
+
+
+def test_the_rewrites_run_in_order_and_the_cut_comes_last() -> None:
+    assert REWRITES[-1] is cut_after_action_input
+    text = '```json\n{"action": "get_current_date", "action_input": {}}\n```\nObservation: 2023-10-31'
+    assert parse_reply(text).action == "get_current_date"
+
+
+# ---------------------------------------------------------------- the checks after lesson 03's parser
+
+def test_an_action_must_name_one_tool() -> None:
+    echo = "Thought: t\nAction: the tool to use, one of [get_current_date, calculator]\nAction Input: x"
+    assert parse_step(echo).action.startswith("the tool to use")
+    step = parse_reply(echo)
+    assert step.action is None and "must hold one tool name" in step.error and "could not parse" in step.error
+    assert parse_reply("Action: " + "a" * 65).error is not None
+    assert parse_reply("Action: get-weather.v2\nAction Input: {}").action == "get-weather.v2"
+
+
+def test_a_schema_copied_as_the_input_is_an_error() -> None:
+    text = ('Thought: t\nAction: get_weather\nAction Input: {"type": "object", "properties": '
+            '{"city": {"type": "string"}}, "required": ["city"]}')
+    assert "schema" in parse_reply(text).error
+    assert parse_reply('Action: f\nAction Input: {"type": "object"}').action_input == {"type": "object"}
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Action Input: Beijing, 2025-03-15", "Beijing, 2025-03-15"),
+    ('Action Input: "Beijing", "2025-03-15"', '"Beijing", "2025-03-15"'),
+    ('Action Input: "return policy"', "return policy"),
+    ("Action Input: `Beijing`", "Beijing"),
+    ("Action Input: return policy.", "return policy"),  # one value: lesson 03's reading, marks stripped
+])
+def test_a_bare_input_keeps_what_the_model_wrote(text: str, value: str) -> None:
+    step = parse_reply(f"Thought: t\nAction: get_weather\n{text}")
+    assert step.action_input == {"input": value}
+
+
+def test_split_values_and_binding() -> None:
+    assert split_values('Beijing, "2025-03-15"') == ["Beijing", "2025-03-15"]
+    assert split_values("") == [""]
+    weather, calc = TOOLS["get_weather"], TOOLS["calculator"]
+    for given in ("Beijing, 2025-03-15", '"Beijing", "2025-03-15"', ["Beijing", "2025-03-15"],
+                  "city=Beijing, date=2025-03-15", "date: 2025-03-15, city: 'Beijing'"):
+        assert bind_arguments(weather, {"input": given}) == WEATHER, given
+    for unchanged in ({"input": "Beijing, China, 2025-03-15"}, {"input": "Beijing"}, {"city": "x"}, {}):
+        assert bind_arguments(weather, unchanged) == unchanged
+    assert bind_arguments(calc, {"input": "1, 2"}) == {"input": "1, 2"}  # one parameter: the registry's rule
+    assert bind_arguments(TOOLS["add_days"], {"input": ["2025-03-14", 3]}) == {"date": "2025-03-14", "days": 3}
+
+
+# ---------------------------------------------------------------- every shape of the mock
+
+def _shapes():
+    """The failure-shape table of tests/test_failure_shapes.py (the mock's replies, per seed)."""
+    import test_failure_shapes as shapes
+    return shapes
+
+
+def _reads(content: str, intended: object) -> bool:
+    """Whether parse_reply (then binding, as the guarded registry does) reads the intended call or answer."""
+    step = parse_reply(content)
+    if isinstance(intended, str):
+        return step.kind == "final" and intended in step.final_answer
+    action, args = intended
+    if step.kind != "action" or step.action != action:
+        return False
+    bound = bind_arguments(TOOLS[action], step.action_input)
+    return bound == args or (len(args) == 1 and bound == {"input": next(iter(args.values()))})
+
+
+UNREADABLE = {"empty_reply", "echo_question", "echo_prompt", "schema_copy"}  # no call in the reply
+
+
+def test_parse_reply_reads_every_shape_that_holds_a_call() -> None:
+    shapes = _shapes()
+    found = {label: {_reads(c, shapes.BY_LABEL[label][4]) for c in shapes.replies(label)}
+             for label in shapes.BY_LABEL}
+    lesson03_missed = {label for label, seen in shapes.LESSON03.items() if False in seen}
+    assert lesson03_missed - UNREADABLE - {"json_cut_in_string"}, "the clinic needs material"
+    for label, seen in found.items():
+        if label in UNREADABLE:
+            assert seen == {False}, label
+        elif label == "json_cut_in_string":
+            assert seen == {True, False}  # one variant lost the date's digits: nothing can bring them back
+        else:
+            assert seen == {True}, label
+
+
+def test_the_unreadable_shapes_are_errors_with_a_correction() -> None:
+    shapes = _shapes()
+    for label in UNREADABLE:
+        for content in shapes.replies(label)[:3]:
+            step = parse_reply(content)
+            assert step.kind == "error" and "could not parse" in step.error, (label, content)
+
+
+# ---------------------------------------------------------------- real replies of a 135M model
+
+@pytest.mark.parametrize("row", REAL, ids=[row["id"] for row in REAL])
+def test_real_replies(row: dict) -> None:
+    raw = row["raw_reply"]
+    step = parse_reply(raw)
+    assert step.raw == raw and step.kind in ("action", "final", "error")
+    assert (step.action is None) or (step.action in raw), step
+    assert (step.kind == "error") == (step.action is None and step.final_answer is None)
+    if row["reply_shape"] in ("prose_only", "empty", "thought_only", "other_fields_only"):
+        assert step.error is not None and "could not parse" in step.error
+    if step.final_answer is not None and "Observation" in raw:
+        assert step.final_answer in raw[:raw.find("Observation")] or raw.find("Observation") > raw.find("Final")
+
+
+def test_the_real_replies_cover_every_shape() -> None:
+    shapes = {row["reply_shape"] for row in REAL}
+    assert {"action", "final", "empty", "prose_only", "thought_only", "other_fields_only",
+            "action_and_final"} <= shapes and len(REAL) >= 180
+
+
+# ---------------------------------------------------------------- never raises, linear time
+
+@pytest.mark.parametrize("value", [None, 42, b"Action: calculator\nAction Input: {}", ["Action: x"], "",
+                                   "\x00" * 10, "Action: f(" + "[" * 5000, "{" * 5000,
+                                   '{"action": ' * 3000, "Action: None\n" * 2000])
+def test_never_raises(value: object) -> None:
+    step = parse_reply(value)
+    assert step.kind in ("action", "final", "error")
+
+
+def _seconds(text: str) -> float:
+    """The best of three timings of parse_reply(text)."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        parse_reply(text)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+@pytest.mark.parametrize("unit", [
+    "Thought: x\n", "Action: None\n", '{"action": "f", ', "Action: f(a=1)\n", "```json\n{\n",
+    "Action Input: {\"a\": \"}\" , \n", "Observation: x\nAction:\n",
+])
+def test_time_grows_linearly(unit: str) -> None:
+    small, large = unit * 2000, unit * 8000
+    assert _seconds(large) < 8 * _seconds(small) + 0.05
