@@ -143,11 +143,22 @@ def _defer_iri_grammar() -> None:
         return
     stand_in = types.ModuleType(name)
 
-    def is_valid_syntax(term: str, value: str) -> bool:
-        """rfc3987_syntax.is_valid_syntax, imported on first use."""
+    def real() -> Any:
+        """The real module, imported now (the stand-in leaves sys.modules)."""
         if sys.modules.get(name) is stand_in:
             del sys.modules[name]
-        return importlib.import_module(name).is_valid_syntax(term, value)
+        return importlib.import_module(name)
+
+    def is_valid_syntax(term: str, value: str) -> bool:
+        """rfc3987_syntax.is_valid_syntax, imported on first use."""
+        return real().is_valid_syntax(term, value)
+
+    def other(attribute: str) -> Any:
+        """Any other public name of the real module (the import system's dunder probes are not)."""
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        return getattr(real(), attribute)
 
     stand_in.is_valid_syntax = is_valid_syntax  # type: ignore[attr-defined]
+    stand_in.__getattr__ = other  # type: ignore[attr-defined]
     sys.modules[name] = stand_in
