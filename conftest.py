@@ -3,8 +3,8 @@
 - nbval is loaded from here (pyproject's addopts say `-p no:nbval`) so that it comes after the
   stand-in below; `--nbval` compares the solved notebooks' outputs exactly, while `lessons/`
   (stored without outputs) only has to run, as with `--nbval-lax`.
-- `rfc3987_syntax` builds a parser for a large grammar when imported (about 0.7 s), and jsonschema
-  imports it at start-up through nbformat. The stand-in defers that import to the first IRI
+- `rfc3987_syntax` builds a parser for a large grammar when imported (most of a second), and
+  jsonschema imports it at start-up through nbformat, in every pytest process. The stand-in defers that import to the first IRI
   format check, which the test suite never makes; the check itself behaves as before.
 """
 from __future__ import annotations
@@ -13,6 +13,8 @@ import importlib
 import importlib.util
 import sys
 import types
+
+import pytest
 
 GRAMMAR_MODULE = "rfc3987_syntax"
 LAX_FOLDERS = {"lessons"}
@@ -38,7 +40,7 @@ if GRAMMAR_MODULE not in sys.modules and importlib.util.find_spec(GRAMMAR_MODULE
 pytest_plugins = [] if "nbval.plugin" in sys.modules else ["nbval.plugin"]
 
 
-def pytest_collectstart(collector) -> None:
+def pytest_collectstart(collector: pytest.Collector) -> None:
     """Run the notebooks of `lessons/` without comparing outputs (they are stored without any)."""
     plugin = sys.modules.get("nbval.plugin")
     if plugin is not None and isinstance(collector, plugin.IPyNbFile):
