@@ -31,8 +31,8 @@ def _reference(name: str):
 def test_cutting_at_the_observation_label_is_refused(name: str, capsys) -> None:
     def cut_after_action_input(text):
         if name == "split":
-            return text.split("Observation:")[0].rstrip("\n")
-        return re.split(r"(?m)^\W*observation\W*[:：]", text, flags=re.I)[0].rstrip("\n")
+            return text.split("Observation:")[0]
+        return re.split(r"(?m)^\W*observation\W*[:：]", text, flags=re.I)[0]
     out = _refused(cut_after_action_input, _reference("cut_after_action_input"), capsys)
     assert "a second Thought/Action after the first Action Input goes too" in out
 

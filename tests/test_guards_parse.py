@@ -204,17 +204,18 @@ def test_the_unreadable_shapes_are_errors_with_a_correction() -> None:
 
 # ---------------------------------------------------------------- real replies of a 135M model
 
-@pytest.mark.parametrize("row", REAL, ids=[row["id"] for row in REAL])
-def test_real_replies(row: dict) -> None:
-    raw = row["raw_reply"]
-    step = parse_reply(raw)
-    assert step.raw == raw and step.kind in ("action", "final", "error")
-    assert (step.action is None) or (step.action in raw), step
-    assert (step.kind == "error") == (step.action is None and step.final_answer is None)
-    if row["reply_shape"] in ("prose_only", "empty", "thought_only", "other_fields_only"):
-        assert step.error is not None and "could not parse" in step.error
-    if step.final_answer is not None and "Observation" in raw:
-        assert step.final_answer in raw[:raw.find("Observation")] or raw.find("Observation") > raw.find("Final")
+def test_real_replies() -> None:
+    """Never raises; an error when the reply holds no action or answer; a tool named in the text."""
+    for row in REAL:
+        raw, where = row["raw_reply"], row["id"]
+        step = parse_reply(raw)
+        assert step.raw == raw and step.kind in ("action", "final", "error"), where
+        assert step.action is None or step.action in raw, where
+        assert (step.kind == "error") == (step.action is None and step.final_answer is None), where
+        if row["reply_shape"] in ("prose_only", "empty", "thought_only", "other_fields_only"):
+            assert step.error is not None and "could not parse" in step.error, where
+        if step.final_answer is not None and "Observation" in raw:  # never an answer built on an invention
+            assert raw.find("Observation") > raw.find("Final Answer"), where
 
 
 def test_the_real_replies_cover_every_shape() -> None:
@@ -244,9 +245,8 @@ def _seconds(text: str) -> float:
 
 
 @pytest.mark.parametrize("unit", [
-    "Thought: x\n", "Action: None\n", '{"action": "f", ', "Action: f(a=1)\n", "```json\n{\n",
-    "Action Input: {\"a\": \"}\" , \n", "Observation: x\nAction:\n",
+    "Thought: x\n", "Action: None\n", '{"action": "f", ', "```json\n{\n", "Observation: x\nAction:\n",
 ])
 def test_time_grows_linearly(unit: str) -> None:
-    small, large = unit * 2000, unit * 8000
-    assert _seconds(large) < 8 * _seconds(small) + 0.05
+    small, large = unit * 1000, unit * 4000
+    assert _seconds(large) < 8 * _seconds(small) + 0.01

@@ -80,10 +80,8 @@ def test_compare_and_table() -> None:
 
 
 def test_the_guards_help_the_looper_and_jsonic_and_not_the_tiny_model() -> None:
-    scores = {(s.persona, s.agent): s for s in compare({"bare": run_agent, "guarded": guarded_agent},
-                                                       mockllm.personas())}
+    personas = ("looper", "jsonic", "tiny")
+    scores = {(s.persona, s.agent): s for s in compare({"bare": run_agent, "guarded": guarded_agent}, personas)}
     for persona in ("looper", "jsonic"):
         assert scores[persona, "guarded"].correct > scores[persona, "bare"].correct
-    assert scores["tiny", "guarded"].share < 0.25
-    for persona in mockllm.personas():
-        assert scores[persona, "guarded"].correct >= scores[persona, "bare"].correct, persona
+    assert scores["tiny", "guarded"].share < 0.25 and set(personas) <= set(mockllm.personas())
