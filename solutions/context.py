@@ -68,13 +68,16 @@ def summarise_history(messages: list[dict], keep_last: int = 2,
     """
     if isinstance(keep_last, bool) or not isinstance(keep_last, int) or keep_last < 0:
         raise ValueError(f"keep_last must be an int of 0 or more, got {keep_last!r}")
+    if not all(isinstance(message, dict) for message in messages):
+        raise TypeError("messages must be a list of dicts like {'role': 'user', 'content': '...'}")
     replies = [i for i, message in enumerate(messages) if message.get("role") == "assistant"]
     if len(replies) <= keep_last:
         return list(messages)
     question = replies[0] - 1
-    if question < 0 or messages[question].get("role") != "user":
-        raise ValueError("summarise_history needs the question as a user message before the first "
-                         "reply, as run_agent's messages have it")
+    if question < 0 or messages[question].get("role") != "user" or \
+            not isinstance(messages[question].get("content"), str):
+        raise ValueError("summarise_history needs the question as a user message of text before "
+                         "the first reply, as run_agent's messages have it")
     kept = replies[-keep_last] if keep_last else len(messages)
     lines = [_summary_of(messages, i, kept, parse) for i in replies if i < kept]
     summary = "\n".join([messages[question]["content"], "", SUMMARY_HEADER, *filter(None, lines)])

@@ -168,6 +168,11 @@ def test_a_bad_keep_last_is_refused(keep_last: object) -> None:
         summarise_history([], keep_last)  # type: ignore[arg-type]
 
 
+def test_messages_that_are_not_dicts_are_refused() -> None:
+    with pytest.raises(TypeError, match="list of dicts"):
+        summarise_history(["Question: ?", "Final Answer: 1"], keep_last=0)  # type: ignore[list-item]
+
+
 def test_a_history_without_a_question_before_the_first_reply_is_refused() -> None:
     messages = [{"role": "assistant", "content": "Action: get_current_date\nAction Input: {}"},
                 {"role": "user", "content": "Observation: 2025-03-14"},
