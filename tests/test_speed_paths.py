@@ -140,3 +140,26 @@ def test_imagined_steps_do_not_disturb_the_shared_ones() -> None:
     imagined = replace(conv, steps=conv.steps + (PastStep("calculator", {"expression": "1"}, "1", ""),))
     decide(imagined)
     assert read_conversation(_messages(QUESTIONS[0], 1)) == conv
+
+
+class _CountingList(list):
+    """A list that counts how often it is iterated."""
+
+    passes = 0
+
+    def __iter__(self):
+        self.passes += 1
+        return super().__iter__()
+
+
+@pytest.mark.parametrize("turns", [0, 3])
+def test_reading_a_request_is_one_pass_over_its_messages(turns: int) -> None:
+    messages = _CountingList(_messages(QUESTIONS[0], turns))
+    read_conversation(messages)
+    assert messages.passes == 1
+
+
+def test_a_system_message_after_the_turns_is_read_with_the_rest() -> None:
+    late = _messages(QUESTIONS[0], 1) + [{"role": "system", "content": "Tools:\n- calendar: events"}]
+    conv = read_conversation(late)
+    assert "calendar" in [t.name for t in conv.tools] and conv.steps[0].action == "get_current_date"

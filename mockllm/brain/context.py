@@ -36,7 +36,10 @@ def offered_tools(conv: Conversation) -> tuple[ToolSpec, ...]:
     """The offered tools, plus names listed by an 'unknown tool ... available tools:' error."""
     tools = list(conv.tools)
     for step in conv.steps:
-        for name in _listed_tools(step.observation or ""):
+        said = step.observation
+        if not said or not ("vailable" in said or "VAILABLE" in said):
+            continue  # the common case: no list of tools to read
+        for name in _listed_tools(said):
             if all(t.name != name for t in tools):
                 tools.append(ToolSpec(name, "", ()))
     return tuple(tools)
@@ -119,7 +122,7 @@ class Ctx:
         self.tools = offered_tools(conv)
         self.guess: tuple[str, str] | None = None   # (en, zh) answer used when guessing
         self._kinds: dict[str, ToolSpec] | None = None
-        self._actions: list[str] | None = None
+        self._calls: dict[str, list] | None = None
 
     def t(self, en: str, zh: str) -> str:
         """Pick the English or Chinese text, by the question's language."""
@@ -148,12 +151,14 @@ class Ctx:
 
     def _seen(self, tool: ToolSpec, args: dict) -> list[str]:
         """Observations of earlier identical calls, corrective messages left out."""
-        if self._actions is None:  # lower-cased once per decision
-            self._actions = [(s.action or "").lower() for s in self.conv.steps]
-        name, wanted = tool.name.lower(), _canon(args)
-        return [s.observation for s, action in zip(self.conv.steps, self._actions)
-                if action == name and s.observation is not None
-                and correction_kind(s.observation) is None and _canon(s.action_input) == wanted]
+        if self._calls is None:  # the answered steps by lower-cased action, once per decision
+            self._calls = {}
+            for s in self.conv.steps:
+                if s.observation is not None:
+                    self._calls.setdefault((s.action or "").lower(), []).append(s)
+        wanted = _canon(args)
+        return [s.observation for s in self._calls.get(tool.name.lower(), ())
+                if correction_kind(s.observation) is None and _canon(s.action_input) == wanted]
 
     def observe(self, kind: str, args: dict, rule: str, thought: str) -> str:
         """The observation for a call (made earlier), or raise NextMove with the call to make."""

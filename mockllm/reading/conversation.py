@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from mockllm.reading.history import (CORRECTION_PHRASES, History, PastStep, ReadOnlyDict,
-                                     advance, correction_kind, start)
+                                     _advance_cached, advance, correction_kind, start)
 from mockllm.reading.layout import read_layout
 from mockllm.reading.replies import _FIELD, _fresh, parse_input, parse_reply
 from mockllm.reading.system_prompt import (ToolSpec, _get, find_rules, read_example, read_memory,
@@ -130,6 +130,21 @@ def _shared(past: PastStep) -> PastStep:
     return PastStep(past.action, _fresh(past.action_input), past.observation, past.reply)
 
 
+def _asks(text: str) -> bool:
+    """Whether a user message may hold a question line (and so a whole prompt)."""
+    return "uestion" in text or "UESTION" in text or "问题" in text
+
+
+def _steps(h: History) -> tuple[PastStep, ...]:
+    """The steps of a history as handed out (kept on the history when all can be shared)."""
+    if h.view is not None:
+        return h.view
+    steps = tuple(_shared(past) for past, _ in h.steps)
+    if all(type(past.action_input) is ReadOnlyDict for past in steps):
+        h.view = steps
+    return steps
+
+
 def _turns(messages: list, specs: tuple[ToolSpec, ...] | None,
            prompt: str | None) -> tuple[History | None, list[str], bool, str]:
     """Read the messages in one pass: (history, prompt parts, whether a system message came after
@@ -142,6 +157,13 @@ def _turns(messages: list, specs: tuple[ToolSpec, ...] | None,
     h: History | None = None
     late, opening = False, ""
     for m in messages or ():
+        if h is not None and h.cached and type(m) is dict and len(m) == 2:  # the common case
+            role, text = m.get("role"), m.get("content")
+            if type(text) is str and (role == "assistant" or role == "user" and (
+                    text.startswith("Observation") or not _asks(text))):
+                h = _advance_cached(h, role, text[:MAX_MESSAGE], (), None)
+                opening = ""
+                continue
         role, text, calls, call_id = _row(m)
         opening = ""
         if role == "system" or role == "developer":
@@ -149,8 +171,7 @@ def _turns(messages: list, specs: tuple[ToolSpec, ...] | None,
             if h is None:
                 continue
             late = True  # read below as a turn too: a developer message is one, to the history
-        asks = role == "user" and ("uestion" in text or "UESTION" in text or "问题" in text)
-        layout = read_layout(text[:MAX_PROMPT]) if asks else None
+        layout = read_layout(text[:MAX_PROMPT]) if role == "user" and _asks(text) else None
         if h is None:
             if layout is not None and layout.instructions:
                 parts.append(layout.instructions)
@@ -181,7 +202,7 @@ def read_conversation(messages: list, tools: list | None = None) -> Conversation
         tools=h.specs if h is not None else specs if specs is not None else tools_text,
         rules=rules, has_example=has_example, example_values=values,
         question=question, language=language, memory={**memory, **dict(remembered)},
-        steps=tuple(_shared(past) for past, _ in h.steps) if opened else (),
+        steps=_steps(h) if opened else (),
         corrections=h.corrections if opened else frozenset(),
         last_correction=h.last_kind if opened and h.last in ("user", "tool") else None,
         step=1 + (h.assistants if h is not None else 0), final_marker=marker,

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from mockllm.reading.replies import (_ATOMS, _loose_args, _reply, _too_deep, parse_input, parse_reply,
-                                     text_tool_calls)
+from mockllm.reading.replies import (_ATOMS, _fresh, _loose_args, _reply, _too_deep, parse_input,
+                                     parse_reply, text_tool_calls)
 from mockllm.reading.system_prompt import ToolSpec, _get
 
 __all__ = ["CORRECTION_PHRASES", "correction_kind", "PastStep", "ReadOnlyDict", "History", "start",
-           "advance", "read_turns"]
+           "advance"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,8 @@ def _correction(text: str) -> str | None:
 @lru_cache(maxsize=1024)
 def _user_message(text: str) -> tuple[str | None, str]:
     """(correction kind, text without its 'Observation:' prefix) of a user message, memoised."""
+    if text.startswith("Observation: ") and not text[13:14].isspace():  # the common case
+        return correction_kind(text), text[13:]
     return correction_kind(text), _OBS_PREFIX.sub("", text, count=1)
 
 
@@ -94,38 +96,33 @@ class History:
     """
 
     __slots__ = ("specs", "structured", "last", "assistants", "prev", "question", "city",
-                 "before_city", "steps", "corrections", "last_kind", "cached")
+                 "before_city", "steps", "corrections", "last_kind", "cached", "view")
 
-    def __init__(self, base: History | None = None, **changes: object) -> None:
-        for name in self.__slots__:
-            setattr(self, name, changes[name] if name in changes else getattr(base, name))
+    def __init__(self, specs: tuple[ToolSpec, ...], structured: bool, last: str | None,
+                 assistants: int, prev: tuple | None, question: str | None, city: str | None,
+                 before_city: str | None, steps: tuple, corrections: frozenset,
+                 last_kind: str | None, cached: bool) -> None:
+        self.specs, self.structured, self.last, self.assistants = specs, structured, last, assistants
+        self.prev, self.question, self.city, self.before_city = prev, question, city, before_city
+        self.steps, self.corrections, self.last_kind, self.cached = steps, corrections, last_kind, cached
+        self.view: tuple | None = None  # the steps as handed out, kept once worked out (a memo)
 
 
 def start(specs: tuple[ToolSpec, ...], structured: bool, cached: bool) -> History:
     """The history before any message, for these offered tools (`cached`: remember its moves)."""
-    return History(specs=specs, structured=structured, last=None, assistants=0, prev=None,
-                   question=None, city=None, before_city=None, steps=(), corrections=frozenset(),
-                   last_kind=None, cached=cached)
+    return History(specs, structured, None, 0, None, None, None, None, (), frozenset(), None, cached)
 
 
 def advance(h: History, role: str, text: str, calls: Sequence, call_id: object) -> History:
     """The history after one more message (memoised when the message is plain text and data)."""
     if role == "system":
         return h
+    if h.cached and not calls:  # the common case, straight to the memo
+        return _advance_cached(h, role, text, (), call_id if role == "tool" else None)
     key = (_calls_key(calls) if calls else ()) if h.cached else None
     if key is None:
         return _advance(h, role, text, calls, call_id, False)
     return _advance_cached(h, role, text, key, call_id if role == "tool" else None)
-
-
-def read_turns(h: History, rows: list[tuple[str, str, Sequence, object]]) -> History:
-    """The history after (role, text, tool_calls, tool_call_id) rows, read in order."""
-    for role, text, calls, call_id in rows:
-        if h.cached and not calls and role != "system":  # the common case, straight to the memo
-            h = _advance_cached(h, role, text, (), call_id if role == "tool" else None)
-        else:
-            h = advance(h, role, text, calls, call_id)
-    return h
 
 
 def _calls_key(calls: Sequence) -> tuple | None:
@@ -164,14 +161,15 @@ def _advance(h: History, role: str, text: str, calls: Sequence, call_id: object,
     """The history after one more (non-system) message."""
     prev = h.prev if role == "developer" else (role, text, bool(calls))
     if role == "user" and _opens_task(h, text):
-        return History(h, last=role, prev=prev, question=text, before_city=h.city, steps=(),
-                       corrections=frozenset(), last_kind=None, cached=cached)
+        return History(h.specs, h.structured, role, h.assistants, prev, text, h.city, h.city, (),
+                       frozenset(), None, cached)
     steps, kind, city = h.steps, h.last_kind, h.city
     if role == "assistant":
-        calls = calls or (text_tool_calls(text) if text.lstrip().startswith("Calling") else ())
+        if not calls and text[:20].lstrip().startswith("Calling"):
+            calls = text_tool_calls(text)
         new = tuple(_call_step(call, h.specs, text if j == 0 else "") for j, call in enumerate(calls))
         if not calls:
-            new = (_step(*parse_reply(text, h.specs), text, None),)
+            new = (_reply_step(text, h.specs),)
         for past, _ in new:
             city = _city(past.action_input, city)
         steps = steps + new
@@ -189,8 +187,19 @@ def _advance(h: History, role: str, text: str, calls: Sequence, call_id: object,
     if len(steps) > MAX_STEPS:
         steps = steps[-MAX_STEPS:]
     seen = h.corrections if kind is None or kind in h.corrections else h.corrections | {kind}
-    return History(h, last=role, assistants=h.assistants + (role == "assistant"), prev=prev,
-                   city=city, steps=steps, corrections=seen, last_kind=kind, cached=cached)
+    return History(h.specs, h.structured, role, h.assistants + (role == "assistant"), prev,
+                   h.question, city, h.before_city, steps, seen, kind, cached)
+
+
+def _reply_step(text: str, specs: tuple[ToolSpec, ...]) -> tuple[PastStep, object]:
+    """The step of a text reply: its call read once (memoised), its input shared when flat."""
+    name, parsed = _reply(text)
+    if name is None:
+        return _step(None, {}, text, None)
+    if isinstance(parsed, dict):  # the memo's dict: shared read-only, or copied when nested
+        return _step(name, parsed if all(type(v) in _ATOMS for v in parsed.values()) else
+                     _fresh(parsed), text, None)
+    return _step(name, parse_reply(text, specs)[1], text, None)
 
 
 def _call_step(call: object, specs: tuple[ToolSpec, ...], reply: str) -> tuple:

@@ -50,6 +50,8 @@ def _loads(text: str) -> object:
 
 def _too_deep(value: object) -> bool:
     """Whether lists and dicts in `value` nest deeper than MAX_DEPTH (checked without recursion)."""
+    if type(value) is dict and all(type(v) in _ATOMS for v in value.values()):
+        return False  # the common case: a flat object
     level = [value]
     for _ in range(MAX_DEPTH + 1):
         level = [item for v in level if isinstance(v, (dict, list))
@@ -73,7 +75,9 @@ def _candidates(chunk: str) -> Iterator[str]:
 
 def parse_input(raw: str) -> dict | str:
     """Parse an Action Input leniently: a dict from (repaired) JSON, else the loose text."""
-    raw = _FENCE.sub("", raw.strip()).strip()
+    raw = raw.strip()
+    if "```" in raw:
+        raw = _FENCE.sub("", raw).strip()
     if raw[:1] == '"' and raw[1:2] == "{":  # arguments encoded twice: "{\"city\": \"Beijing\"}"
         try:
             raw = str(_loads(raw))
@@ -167,12 +171,19 @@ def _reply(content: str) -> tuple[str | None, dict | str]:
     return _reply_call(content) if type(content) is str else _reply_call.__wrapped__(content)
 
 
+_CANONICAL = re.compile(r"Thought: [^\n]*+\nAction: ([\w.\-]++)\nAction Input: (\{[^\n]*\})")
+"""A reply exactly as the mock writes one: read at once, with the result of the long way."""
+
+
 @lru_cache(maxsize=1024)
 def _reply_call(content: str) -> tuple[str | None, dict | str]:
     """The action name of a reply and its input as parsed (not yet fitted to the tool's names).
 
     Memoised: every earlier reply is resent, and parsed again, at each step.
     """
+    plain = _CANONICAL.fullmatch(content)
+    if plain and not is_no_action(plain.group(1)) and not _FINAL_NAME.match(plain.group(1)):
+        return plain.group(1), parse_input(plain.group(2))
     fields = [(m.group(1).lower().replace("_", " "), m.start(), m.end())
               for m in _FIELD.finditer(content)]
     cut = next((s for name, s, _ in fields if name == "observation"), len(content))

@@ -24,7 +24,7 @@ __all__ = ["render_text", "render_tool_calls", "action_input_json", "action_inpu
 
 def action_input_json(move: Move) -> str:
     """The move's action input as JSON text (non-ASCII kept as is)."""
-    return json.dumps(move.action_input or {}, ensure_ascii=False)
+    return json.dumps(move.action_input, ensure_ascii=False) if move.action_input else "{}"
 
 
 def action_input_text(move: Move, conv: Conversation) -> str:

@@ -120,6 +120,24 @@ def _completed(content: str | None, opening: str) -> str | None:
     return content
 
 
+_LEVELS: dict[int, tuple] = {}
+"""A persona's entries split by level, by the id of its (constant) entry table."""
+
+
+def _levels(entries: tuple[Entry, ...], constant: bool) -> tuple[tuple[Entry, ...], ...]:
+    """The entries split by level: (move quirks, text quirks, the fallback run as always);
+    kept for a persona's own table (`constant`), which never changes."""
+    kept = _LEVELS.get(id(entries)) if constant else None
+    if kept is not None and kept[0] is entries:
+        return kept[1]
+    levels = (tuple(e for e in entries if QUIRKS[e.quirk].level == "move"),
+              tuple(e for e in entries if QUIRKS[e.quirk].level == "text"),
+              tuple(replace(e, trigger=Always()) for e in entries if isinstance(e.trigger, Otherwise)))
+    if constant:
+        _LEVELS[id(entries)] = (entries, levels)
+    return levels
+
+
 def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
             quirks: Mapping[str, Sequence[int]] | None = None,
             temperature: float | None = 0.0) -> Reply:
@@ -127,13 +145,13 @@ def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
     spec = get_persona(persona)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"seed must be an int, got {seed!r}")
-    entries = spec.entries if spec is not None and quirks is None else active_entries(spec, quirks)
+    constant = spec is not None and quirks is None
+    entries = spec.entries if constant else active_entries(spec, quirks)
     brain = decide(conv, guesses=spec.guesses if spec else False)
     run = _Run(conv, seed, persona, float(temperature or 0.0))
-    move = run.moves(brain, [e for e in entries if QUIRKS[e.quirk].level == "move"])
-    out = run.texts(render(move, conv, seed), move,
-                    [e for e in entries if QUIRKS[e.quirk].level == "text"])
-    fallback = [replace(e, trigger=Always()) for e in entries if isinstance(e.trigger, Otherwise)]
+    moves, texts, fallback = _levels(entries, constant)
+    move = run.moves(brain, moves)
+    out = run.texts(render(move, conv, seed), move, texts)
     if fallback and not run.fired:  # nothing else changed this reply: the persona's fallback
         out = run.texts(out, move, fallback)
     out = Output(_completed(out.content, conv.opening), out.tool_calls)
