@@ -7,13 +7,7 @@ scratchpad, ending in `Thought:` for the model to continue.
 """
 from __future__ import annotations
 
-import pytest
 from agent_task import ANSWER, MODEL, QUESTION, calculator, run_llama_index
-
-TEXT_REACT_PENDING = (
-    "the mock does not read a text-ReAct prompt in {} yet (issue 7, section 1: read the prompt "
-    "wherever a client puts it): it answers 'I cannot do this calculation reliably with the tools I "
-    "have' without calling the calculator")
 
 HWCHASE17_REACT = """Answer the following questions as best you can. You have access to the following tools:
 
@@ -36,8 +30,6 @@ Question: {input}
 Thought:{agent_scratchpad}"""
 
 
-@pytest.mark.xfail(strict=True, reason=TEXT_REACT_PENDING.format(
-    "LangChain's completion-style template (one user message ending in 'Thought:')"))
 def test_langchain_classic_react_agent_with_the_hwchase17_prompt(sdk_clients: tuple) -> None:
     from langchain_classic.agents import AgentExecutor, create_react_agent
     from langchain_core.prompts import PromptTemplate
@@ -57,8 +49,6 @@ def test_langchain_classic_react_agent_with_the_hwchase17_prompt(sdk_clients: tu
     assert ANSWER in result["output"]
 
 
-@pytest.mark.xfail(strict=True, reason=TEXT_REACT_PENDING.format(
-    "llama-index's ReAct system header"))
 def test_llama_index_react_agent(server_url: str) -> None:
     from llama_index.core.agent.workflow import ReActAgent
     from llama_index.core.tools import FunctionTool

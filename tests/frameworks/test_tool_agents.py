@@ -100,11 +100,6 @@ def test_llama_index_function_agent_through_litellm(server_url: str) -> None:
     assert ANSWER in answer
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "smolagents sends earlier tool calls back as text (an assistant message 'Calling tools:\\n"
-    "[{...}]' and a user message 'Observation:\\n66') with tool_choice='required' and a "
-    "final_answer tool; the mock does not read those text tool calls yet (issue 7, section 1), so it "
-    "calls the calculator again at every step until max_steps instead of calling final_answer"))
 def test_smolagents_tool_calling_agent(sdk_clients: tuple) -> None:
     from smolagents import OpenAIServerModel, ToolCallingAgent, tool
 
