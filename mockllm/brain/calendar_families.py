@@ -35,11 +35,15 @@ _HOLIDAYS = (  # (pattern, month, day, English name, Chinese name)
 _HOLIDAY_RE = tuple((re.compile(p, re.I), m, d, en, zh) for p, m, d, en, zh in _HOLIDAYS)
 _MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
                 "september", "october", "november", "december")
-_MONTH_DAY = re.compile(r"(?i)\b(" + "|".join(n[:3] + n[3:] + "|" + n[:3] for n in _MONTH_NAMES)
-                        + r")\.?\s++(\d{1,2})(?!\d)|(?<!\d)(\d{1,2})\s*+月\s*+(\d{1,2})\s*+[日号]")
+_MONTH = "(" + "|".join(f"{n}|{n[:3]}" for n in _MONTH_NAMES) + "|sept)"
+_EN_DATE = re.compile(rf"(?i)\b(?:(\d{{1,2}})(?:st|nd|rd|th)?\s++(?:of\s++)?{_MONTH}\b|{_MONTH}\.?\s++"
+                      rf"(\d{{1,2}})(?:st|nd|rd|th)?\b)(?:,?\s++(\d{{4}})\b)?")
+_CJK_MONTH_DAY = re.compile(r"(?<![\d年])(\d{1,2})\s*+月\s*+(\d{1,2})\s*+[日号]")
 _ISO_OR_CJK = re.compile(r"(?<!\d)\d{4}\s*+[-年/.]\s*+\d{1,2}\s*+[-月/.]\s*+\d{1,2}")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _ZH_WEEKDAYS = "一二三四五六日"
+_WEEKDAY_NAME = re.compile(r"(?i)\b(next\s++)?(monday|tuesday|wednesday|thursday|friday|saturday"
+                           r"|sunday)\b|(下)?(?:星期|周|礼拜)([一二三四五六日天])")
 
 
 def _holiday(question: str) -> tuple[int, int, str, str] | None:
@@ -47,20 +51,46 @@ def _holiday(question: str) -> tuple[int, int, str, str] | None:
     return next(((m, d, en, zh) for p, m, d, en, zh in _HOLIDAY_RE if p.search(question)), None)
 
 
+def _english(m: re.Match) -> tuple[int, int, int | None]:
+    """(month, day, year or None) of an English date match ('1 January 2000', 'Mar 20')."""
+    name, day = (m.group(2), m.group(1)) if m.group(1) else (m.group(3), m.group(4))
+    month = next(i for i, n in enumerate(_MONTH_NAMES, 1) if n.startswith(name.lower()[:3]))
+    return month, int(day), int(m.group(5)) if m.group(5) else None
+
+
 def _month_day(question: str) -> tuple[int, int] | None:
-    """(month, day) written without a year: 'March 20', 'Mar 20', '3月20日'."""
-    m = _MONTH_DAY.search(question)
-    if m is None:
-        return None
-    if m.group(1):
-        month = next(i for i, n in enumerate(_MONTH_NAMES, 1) if n.startswith(m.group(1).lower()[:3]))
-        return month, int(m.group(2))
-    return int(m.group(3)), int(m.group(4))
+    """(month, day) written without a year: 'March 20', '20 March', '3月20日'."""
+    for m in _EN_DATE.finditer(question):
+        month, day, year = _english(m)
+        if year is None:
+            return month, day
+    m = _CJK_MONTH_DAY.search(question)
+    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 def _dates(question: str) -> list[str]:
-    """Full dates the question writes (2025-03-20, 2025年3月20日), in order."""
-    return [d for d in (first_date(m.group(0)) for m in _ISO_OR_CJK.finditer(question)) if d]
+    """Full dates the question writes (2025-03-20, 2025年3月20日, 1 January 2000), in order."""
+    found = [(m.start(), first_date(m.group(0))) for m in _ISO_OR_CJK.finditer(question)]
+    for m in _EN_DATE.finditer(question):
+        month, day, year = _english(m)
+        if year is not None:
+            try:
+                found.append((m.start(), dt.date(year, month, day).isoformat()))
+            except ValueError:
+                continue
+    return [d for _, d in sorted(found) if d]
+
+
+def _weekday_named(question: str, today: str) -> str | None:
+    """The date of a weekday the question names ('on Friday', 'next Monday', '周五'): its next
+    occurrence from today (today itself unless 'next' is said)."""
+    m = _WEEKDAY_NAME.search(question)
+    if m is None:
+        return None
+    index = WEEKDAYS.index(m.group(2).capitalize()) if m.group(2) else \
+        _ZH_WEEKDAYS.index(m.group(4).replace("天", "日"))
+    ahead = (index - dt.date.fromisoformat(today).weekday()) % 7
+    return add_days(today, ahead or (7 if m.group(1) or m.group(3) else 0))
 
 
 def _next(today: str, month: int, day: int) -> str | None:
@@ -77,8 +107,8 @@ def _next(today: str, month: int, day: int) -> str | None:
 
 
 def _day_asked(ctx: Ctx, why: str) -> tuple[str | None, str]:
-    """(the day the question asks about, its name: a holiday or ''), asking the date tool when
-    the day is relative to today. None when the day cannot be a date."""
+    """(the day the question asks about, its name: a holiday, 'Today', 'Tomorrow'... or ''),
+    asking the date tool when the day is relative to today. None when the day cannot be a date."""
     q = ctx.conv.question
     dates = _dates(q)
     if dates:
@@ -90,7 +120,11 @@ def _day_asked(ctx: Ctx, why: str) -> tuple[str | None, str]:
         return _next(today, holiday[0], holiday[1]), ctx.t(holiday[2], holiday[3])
     if month_day:
         return _next(today, *month_day), ""
-    return add_days(today, offset), ""
+    named = None if offset else _weekday_named(q, today)
+    if named:
+        return named, ""
+    relative = {0: ("Today", "今天"), 1: ("Tomorrow", "明天"), -1: ("Yesterday", "昨天")}
+    return add_days(today, offset), ctx.t(*relative[offset]) if offset in relative else ""
 
 
 def calendar(ctx: Ctx) -> Move:

@@ -134,7 +134,7 @@ def _words(text: str) -> list[str]:
     """Content words of a text, lower-cased, a plural 's' dropped (each CJK character a word)."""
     words = (w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
              for w in _WORD.findall(text.lower()))
-    return [w for w in words if w not in _NOT_CONTENT]
+    return [w for w in words if w not in _NOT_CONTENT and (len(w) > 1 or w > "\u4e00")]
 
 
 def relevant(question: str, text: str) -> bool:
