@@ -1,8 +1,11 @@
 """Read one assistant reply in the text format: the action it calls and its Action Input.
 
 Part of reading a request (see `mockllm.reading.conversation`). Lenient: markdown, lower-case or
-Chinese field names, full-width punctuation and loose (non-JSON) inputs are all understood. An agent resends
-every earlier reply at each step, so a reply is parsed once and its result kept (copied out).
+Chinese field names, full-width punctuation, loose (non-JSON) inputs and a Python dict's repr (as
+llama-index writes the input back) are all understood, and smolagents' 'Calling tools:' text is
+read as the calls it lists. JSON nested deeper than MAX_DEPTH is refused, not recursed into. An
+agent resends every earlier reply at each step, so a reply is parsed once and its result kept
+(copied out).
 """
 from __future__ import annotations
 
