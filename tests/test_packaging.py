@@ -46,7 +46,7 @@ def test_environment_yml_matches_pyproject() -> None:
 
 
 def test_python_floor_matches() -> None:
-    assert _pyproject()["project"]["requires-python"] == ">=3.10"
+    assert _pyproject()["project"]["requires-python"] == ">=3.11"
 
 
 def test_readme_begins_with_the_two_commands() -> None:
