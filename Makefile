@@ -18,12 +18,18 @@ $(PY):
 # information box about editable installs in general; it is not a warning, so it is kept quiet.)
 PIP_EDITABLE := PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install --quiet -e
 
+# matplotlib builds its font cache on first import and says so on stderr; building it here keeps
+# that message out of the first lesson that plots (strict output comparison would see it).
+FONT_CACHE := $(PY) -c "import matplotlib.font_manager"
+
 $(VENV)/.installed-lab: pyproject.toml | $(PY)
 	$(PIP_EDITABLE) .
+	$(FONT_CACHE)
 	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PIP_EDITABLE) '.[test]'
+	$(FONT_CACHE)
 	@touch $@ $(VENV)/.installed-lab
 
 # Your own copies of the lessons: workspace/ gets each lesson it lacks; nothing there is overwritten.
