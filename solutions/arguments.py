@@ -9,10 +9,10 @@ on. The loop that uses it is `solutions.structured`.
 from __future__ import annotations
 
 import json
-import sys
 from functools import lru_cache
 from typing import Any
 
+from solutions.jsonschema_loader import load_jsonschema
 from solutions.tools import Tool
 
 MAX_ARGUMENTS_CHARS = 10_000  # longer `arguments` are refused before decoding
@@ -115,50 +115,3 @@ def _validator(schema_json: str) -> Any:
     validator_class = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     validator_class.check_schema(schema)
     return validator_class(schema, format_checker=validator_class.FORMAT_CHECKER)
-
-
-def load_jsonschema() -> Any:
-    """`import jsonschema`, without building rfc3987_syntax's grammar at import (about a second).
-
-    jsonschema imports rfc3987_syntax for its `iri` formats, and that module builds a large
-    parser when imported. When jsonschema is not loaded yet, a stand-in takes its place and
-    imports the real module the first time an `iri` format is checked, so every check behaves as
-    before (the test suite's conftest.py does the same).
-    """
-    if "jsonschema" not in sys.modules:
-        _defer_iri_grammar()
-    import jsonschema
-
-    return jsonschema
-
-
-def _defer_iri_grammar() -> None:
-    """Put a stand-in for rfc3987_syntax in sys.modules that imports the real module on first use."""
-    import importlib
-    import importlib.util
-    import types
-
-    name = "rfc3987_syntax"
-    if name in sys.modules or importlib.util.find_spec(name) is None:
-        return
-    stand_in = types.ModuleType(name)
-
-    def real() -> Any:
-        """The real module, imported now (the stand-in leaves sys.modules)."""
-        if sys.modules.get(name) is stand_in:
-            del sys.modules[name]
-        return importlib.import_module(name)
-
-    def is_valid_syntax(term: str, value: str) -> bool:
-        """rfc3987_syntax.is_valid_syntax, imported on first use."""
-        return real().is_valid_syntax(term, value)
-
-    def other(attribute: str) -> Any:
-        """Any other public name of the real module (the import system's dunder probes are not)."""
-        if attribute.startswith("__"):
-            raise AttributeError(attribute)
-        return getattr(real(), attribute)
-
-    stand_in.is_valid_syntax = is_valid_syntax  # type: ignore[attr-defined]
-    stand_in.__getattr__ = other  # type: ignore[attr-defined]
-    sys.modules[name] = stand_in

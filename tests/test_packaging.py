@@ -143,17 +143,18 @@ def test_lessons_run_without_output_comparison_and_solutions_with(
     assert checks == {"solutions": {True}, "lessons": {False}}
 
 
-def test_the_grammar_module_is_imported_only_when_used(request: pytest.FixtureRequest, tmp_path: Path,
+def test_the_grammar_module_is_imported_only_when_used(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    conftest = _root_conftest(request.config)
+    from solutions.jsonschema_loader import defer_iri_grammar
+
     assert "rfc3987_syntax.syntax_helpers" not in sys.modules  # no grammar built at start-up
     (tmp_path / "grammar_demo.py").write_text(
         "LOADS = []\nLOADS.append(1)\n"
         "def is_valid_syntax(term, value):\n    return (term, value, len(LOADS))\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(conftest, "GRAMMAR_MODULE", "grammar_demo")
-    stand_in = conftest._deferred_grammar()
-    monkeypatch.setitem(sys.modules, "grammar_demo", stand_in)
+    monkeypatch.delitem(sys.modules, "grammar_demo", raising=False)
+    stand_in = defer_iri_grammar("grammar_demo")
+    assert sys.modules["grammar_demo"] is stand_in
     assert stand_in.is_valid_syntax("iri", "http://a/b") == ("iri", "http://a/b", 1)
     assert sys.modules["grammar_demo"] is not stand_in
     assert stand_in.is_valid_syntax("iri_reference", "b") == ("iri_reference", "b", 1)
