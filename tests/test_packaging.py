@@ -122,14 +122,6 @@ def test_only_the_test_plugins_load(request: pytest.FixtureRequest) -> None:
     assert config.pluginmanager.has_plugin("nbval.plugin")
 
 
-def _root_conftest(config: pytest.Config) -> object:
-    """The repository's conftest.py module, as pytest loaded it."""
-    modules = [p for p in config.pluginmanager.get_plugins()
-               if Path(getattr(p, "__file__", "") or "") == ROOT / "conftest.py"]
-    assert len(modules) == 1, "pytest did not load the repository's conftest.py"
-    return modules[0]
-
-
 def test_lessons_run_without_output_comparison_and_solutions_with(
         request: pytest.FixtureRequest) -> None:
     from nbval.plugin import IPyNbFile
