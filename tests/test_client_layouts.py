@@ -22,25 +22,8 @@ from mockllm.reading.layout import read_layout
 from mockllm.reading.system_prompt import read_tools_text
 from solutions.tools import world_tools
 
-HWCHASE17_REACT = """Answer the following questions as best you can. You have access to the following tools:
+from prompt_templates import HWCHASE17_REACT
 
-{tools}
-
-Use the following format:
-
-Question: the input question you must answer
-Thought: you should always think about what to do
-Action: the action to take, should be one of [{tool_names}]
-Action Input: the input to the action
-Observation: the result of the action
-... (this Thought/Action/Action Input/Observation can repeat N times)
-Thought: I now know the final answer
-Final Answer: the final answer to the original input question
-
-Begin!
-
-Question: {input}
-Thought:{agent_scratchpad}"""
 
 LLAMA_HEADER = """You are designed to help with a variety of tasks, from answering questions to providing summaries to other types of analyses.
 

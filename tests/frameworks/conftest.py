@@ -9,6 +9,8 @@ home: tracing, telemetry, price lists and hub downloads are all off.
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 OFFLINE = {
     "OTEL_SDK_DISABLED": "true",                # OpenTelemetry (pydantic-ai via logfire-api, litellm)
@@ -23,6 +25,7 @@ OFFLINE = {
     "OPENAI_API_KEY": "mock",                   # some frameworks insist on a key being set
 }
 os.environ.update(OFFLINE)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: prompt_templates
 
 import pytest  # noqa: E402
 

@@ -8,26 +8,7 @@ scratchpad, ending in `Thought:` for the model to continue.
 from __future__ import annotations
 
 from agent_task import ANSWER, MODEL, QUESTION, calculator, run_llama_index
-
-HWCHASE17_REACT = """Answer the following questions as best you can. You have access to the following tools:
-
-{tools}
-
-Use the following format:
-
-Question: the input question you must answer
-Thought: you should always think about what to do
-Action: the action to take, should be one of [{tool_names}]
-Action Input: the input to the action
-Observation: the result of the action
-... (this Thought/Action/Action Input/Observation can repeat N times)
-Thought: I now know the final answer
-Final Answer: the final answer to the original input question
-
-Begin!
-
-Question: {input}
-Thought:{agent_scratchpad}"""
+from prompt_templates import HWCHASE17_REACT
 
 
 def test_langchain_classic_react_agent_with_the_hwchase17_prompt(sdk_clients: tuple) -> None:
