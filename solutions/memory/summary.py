@@ -1,0 +1,34 @@
+"""The state summary: a few lines from the store, placed at the top of the system prompt.
+
+Built in lesson 08 (Memory). One `key: value` line per fact and preference under a
+`Memory from earlier sessions:` heading, then the latest tasks; a blank line ends the section.
+"""
+from __future__ import annotations
+
+import sqlite3
+
+from solutions.memory.store import latest_facts, preferences, task_progress
+
+HEADING = "Memory from earlier sessions:"
+MAX_TASKS = 3  # the latest tasks listed; older ones stay in the store
+
+
+def state_summary(conn: sqlite3.Connection, max_tasks: int = MAX_TASKS) -> str:
+    """The summary of what the store holds, or '' when it holds nothing."""
+    if isinstance(max_tasks, bool) or not isinstance(max_tasks, int) or max_tasks < 0:
+        raise ValueError(f"max_tasks must be a whole number >= 0, got {max_tasks!r}")
+    lines = [f"- {key}: {_one_line(value)}" for key, value in latest_facts(conn).items()]
+    lines += [f"- preferred {key}: {_one_line(value)}" for key, value in preferences(conn).items()]
+    tasks = list(task_progress(conn).items())[-max_tasks:] if max_tasks else []
+    lines += [f"- task {_one_line(task)!r} is {_one_line(status)}" for task, status in tasks]
+    return "\n".join([HEADING, *lines]) if lines else ""
+
+
+def with_memory(system_prompt: str, summary: str) -> str:
+    """The system prompt with `summary` on top (unchanged when the summary is empty)."""
+    return f"{summary}\n\n{system_prompt}" if summary else system_prompt
+
+
+def _one_line(text: str) -> str:
+    """`text` on one line, so that a value cannot end the memory section or start a new one."""
+    return " ".join(str(text).split())
