@@ -1,0 +1,56 @@
+"""The regression gate: a change may not lower any persona's success rate below the stored baseline.
+
+Built in lesson 10 (Evaluation). The baseline is data, baseline.json: the success rate of each
+persona with the guarded agent and the full prompt over the evaluation set. A test computes the
+current rates and calls `gate`; a prompt or code change that makes a persona worse fails it.
+"""
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+BASELINE_FILE = "baseline.json"
+
+
+class RegressionError(AssertionError):
+    """A success rate fell below its baseline; the message names each persona, before and after."""
+
+
+def load_baseline(text: str | None = None) -> dict[str, float]:
+    """The stored success rate of each persona, from baseline.json (or `text`). Built in lesson 10 (Evaluation)."""
+    if text is None:
+        text = resources.files("solutions.evaluation").joinpath(BASELINE_FILE).read_text("utf-8")
+    rates = json.loads(text).get("success_rate")
+    if not isinstance(rates, dict) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1 for v in rates.values()):
+        raise ValueError("the baseline holds 'success_rate': {persona: a rate from 0 to 1}")
+    return {str(persona): float(rate) for persona, rate in rates.items()}
+
+
+def regressions(current: dict[str, float], baseline: dict[str, float],
+                tolerance: float = 0.0) -> list[str]:
+    """One line per persona whose rate fell more than `tolerance` below its baseline, or is missing. Built in lesson 10 (Evaluation)."""
+    if not 0 <= tolerance < 1:
+        raise ValueError(f"tolerance is a share from 0 to 1, got {tolerance!r}")
+    found = []
+    for persona, before in baseline.items():
+        now = current.get(persona)
+        if now is None:
+            found.append(f"{persona}: not measured (baseline {before:.1%})")
+        elif now < before - tolerance - 1e-9:
+            found.append(f"{persona}: {now:.1%}, below its baseline {before:.1%}")
+    return found
+
+
+def gate(current: dict[str, float], baseline: dict[str, float] | None = None,
+         tolerance: float = 0.0) -> None:
+    """Raise RegressionError when a success rate fell below the baseline. Built in lesson 10 (Evaluation)."""
+    found = regressions(current, load_baseline() if baseline is None else baseline, tolerance)
+    if found:
+        raise RegressionError("success rate dropped: " + "; ".join(found))
+
+
+def baseline_text(current: dict[str, float], about: str) -> str:
+    """The text of a baseline file for `current` rates (rounded to 4 places), to store after a reviewed improvement."""
+    rates = {persona: round(rate, 4) for persona, rate in current.items()}
+    return json.dumps({"about": about, "success_rate": rates}, ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,42 @@
+"""The regression gate: the current success rates may not fall below the stored baseline."""
+from __future__ import annotations
+
+import pytest
+
+from mockllm import personas
+from solutions.agent import run_agent
+from solutions.evaluation.dataset import EVAL_SET
+from solutions.evaluation.gate import RegressionError, baseline_text, gate, load_baseline, regressions
+from solutions.evaluation.harness import evaluate, summarise
+from solutions.prompt import without
+
+
+def _rates(**options) -> dict[str, float]:
+    """The success rate of every persona over the evaluation set."""
+    return {persona: summarise(evaluate(EVAL_SET, persona, **options)).success_rate
+            for persona in personas()}
+
+
+def test_the_current_agent_and_prompt_keep_every_baseline() -> None:
+    gate(_rates())
+
+
+def test_a_change_that_lowers_a_rate_fails_the_gate_and_names_the_persona() -> None:
+    worse = {"hallucinator": summarise(evaluate(EVAL_SET, "hallucinator", without("live_data"),
+                                                agent=run_agent)).success_rate}
+    baseline = {"hallucinator": load_baseline()["hallucinator"]}
+    with pytest.raises(RegressionError, match=r"hallucinator: \d+\.\d%, below its baseline 100\.0%"):
+        gate(worse, baseline)
+
+
+def test_regressions_tolerance_missing_personas_and_bad_baselines() -> None:
+    assert regressions({"a": 0.9}, {"a": 0.95}, tolerance=0.1) == []
+    assert regressions({"a": 0.9}, {"a": 0.95}) == ["a: 90.0%, below its baseline 95.0%"]
+    assert regressions({}, {"a": 0.5}) == ["a: not measured (baseline 50.0%)"]
+    assert regressions({"a": 1.0, "b": 0.2}, {"a": 1.0}) == []
+    with pytest.raises(ValueError, match="tolerance"):
+        regressions({}, {}, tolerance=2)
+    for text in ('{"success_rate": {"a": 1.5}}', '{"rates": {}}', '{"success_rate": {"a": true}}'):
+        with pytest.raises(ValueError, match="success_rate"):
+            load_baseline(text)
+    assert load_baseline(baseline_text({"a": 2 / 3}, "x")) == {"a": 0.6667}
