@@ -16,6 +16,7 @@ from mockllm.brain.context import Ctx, MissingTool, Move, NextMove
 from mockllm.brain.families import HANDLERS, LIVE_DATA
 from mockllm.brain.facts import asks_translation, general_answer
 from mockllm.brain.knowledge import day_offset, expression, find_cities, order_ids
+from mockllm.brain.plan_families import HANDLERS as PLAN_HANDLERS, planning_family
 from mockllm.reading.conversation import Conversation
 from mockllm.reading.tool_kinds import tool_kind
 
@@ -25,7 +26,7 @@ __all__ = ["Move", "decide", "classify", "FAMILIES"]
 FAMILIES = ("date_today", "date_offset", "arithmetic", "weather", "weather_compare", "run_advice",
             "order_status", "order_total", "orders_range", "doc_lookup", "memory_recall",
             "general", "report", "calendar", "days_between", "weekday", "translate", "live_data",
-            "unknown")
+            "unknown", *PLAN_HANDLERS)
 _PATTERNS = {
     "report": r"\breport\b|last quarter|product lines?|sales by|报告|季度|周报|销售额",
     "memory_recall": r"last time|previous session|earlier session|previously|do you remember"
@@ -54,6 +55,9 @@ def classify(conv: Conversation) -> str:
 @lru_cache(maxsize=256)
 def _question_family(q: str) -> str:
     """The family from the question alone ('unknown' may still become 'doc_lookup' by the tools)."""
+    planning = planning_family(q)
+    if planning:
+        return planning
     if asks_translation(q):
         return "translate"
     for family in ("report", "memory_recall", "run_advice"):
@@ -96,7 +100,7 @@ def decide(conv: Conversation, *, guesses: bool = False) -> Move:
     """The next move for a conversation: a tool call or a final answer (a pure function)."""
     ctx = Ctx(conv, classify(conv), guesses)
     try:
-        return HANDLERS[ctx.family](ctx)
+        return (PLAN_HANDLERS.get(ctx.family) or HANDLERS[ctx.family])(ctx)
     except NextMove as nxt:
         return nxt.move
     except MissingTool as missing:

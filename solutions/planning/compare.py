@@ -1,0 +1,77 @@
+"""The three approaches to the report task side by side: one loop, stages, Plan-and-Execute.
+
+Built in lesson 11 (Long tasks). Every figure of the comparison comes from real runs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from mockllm import MockLLM
+from mockllm.world import sales_by_product_line
+from solutions.planning.checkpoints import last_quarter, line_totals
+from solutions.planning.plan_execute import plan_and_execute
+from solutions.planning.report import REPORT_TASK, long_report, staged_report
+from solutions.tools import ToolRegistry, world_tools
+
+TODAY = "2025-03-14"   # the world's clock, which the runs read from get_current_date
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One run of one approach: the persona, its steps and tokens, and whether the totals were right."""
+
+    approach: str
+    persona: str
+    steps: int
+    tokens: int
+    right: bool
+    note: str = ""
+
+
+def right_totals(text: str | None) -> bool:
+    """True when the text gives every product line's total of last quarter, as the world has it."""
+    expected = sales_by_product_line(*last_quarter(TODAY))
+    found = {line: float(total) for line, total in line_totals(text or "").items()}
+    return found == expected
+
+
+def _one_loop(client: Any, tools: ToolRegistry) -> tuple[int, int, str | None, str]:
+    trace = long_report(client, tools)
+    return len(trace.steps), trace.total_tokens, trace.final_answer, trace.stop_reason
+
+
+def _stages(client: Any, tools: ToolRegistry) -> tuple[int, int, str | None, str]:
+    run = staged_report(client, tools)
+    note = f"stopped at {run.failed}" if run.failed else "every checkpoint held"
+    return run.steps, run.total_tokens, run.checkpoints.get("report"), note
+
+
+def _plan_execute(client: Any, tools: ToolRegistry) -> tuple[int, int, str | None, str]:
+    run = plan_and_execute(REPORT_TASK, client, tools)
+    return run.steps, run.total_tokens, run.answer, f"{len(run.replans)} replan(s)"
+
+
+APPROACHES: dict[str, Callable[[Any, ToolRegistry], tuple[int, int, str | None, str]]] = {
+    "one loop": _one_loop, "stages": _stages, "plan-and-execute": _plan_execute}
+
+
+def compare(personas: Iterable[str], tools: Callable[[], ToolRegistry] = world_tools,
+            seed: int = 0) -> list[Outcome]:
+    """Each approach with each persona, on a fresh client and fresh tools per run."""
+    outcomes = []
+    for persona in personas:
+        for name, approach in APPROACHES.items():
+            steps, tokens, text, note = approach(MockLLM(persona=persona, seed=seed), tools())
+            outcomes.append(Outcome(name, persona, steps, tokens, right_totals(text), note))
+    return outcomes
+
+
+def table(outcomes: list[Outcome]) -> str:
+    """The outcomes as a text table, one row a run."""
+    head = f"{'approach':<18}{'persona':<11}{'right':>6}{'steps':>7}{'tokens':>8}  note"
+    lines = [head, "-" * len(head)]
+    for o in outcomes:
+        lines.append(f"{o.approach:<18}{o.persona:<11}{'yes' if o.right else 'no':>6}"
+                     f"{o.steps:>7}{o.tokens:>8}  {o.note}")
+    return "\n".join(lines)

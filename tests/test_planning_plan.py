@@ -1,0 +1,76 @@
+"""Lesson 11's Plan-and-Execute, its replanner, the comparison and the real-model path."""
+from __future__ import annotations
+
+from mockllm import MockLLM
+from solutions.planning.compare import compare, right_totals, table
+from solutions.planning.plan_execute import (capped_orders, numbered, plan_and_execute,
+                                             plan_steps, surprise, with_data)
+from solutions.planning.real_model import real_model_status
+from solutions.planning.report import REPORT_TASK, staged_report
+from solutions.tools import world_tools
+
+
+def test_plan_steps_read_a_numbered_list() -> None:
+    assert plan_steps("Here:\n1. First.\n2) Second\nnot a step\n3. Third") == [
+        "First.", "Second", "Third"]
+    assert plan_steps(None) == [] and plan_steps(numbered(["a", "b"])) == ["a", "b"]
+
+
+def test_plan_and_execute_answers_right_for_diligent() -> None:
+    run = plan_and_execute(REPORT_TASK, MockLLM(persona="diligent", seed=0), world_tools())
+    assert len(run.plan) == 5 and run.replans == [] and right_totals(run.answer)
+    assert run.steps == sum(len(t.steps) for t in run.planner_traces) + \
+        sum(len(t.steps) for _, t in run.executed)
+
+
+def test_a_surprise_makes_the_replanner_split_the_step() -> None:
+    tools = capped_orders(world_tools())
+    run = plan_and_execute(REPORT_TASK, MockLLM(persona="diligent", seed=0), tools)
+    assert len(run.replans) == 1
+    step, problem, new_plan = run.replans[0]
+    assert "2024-11-01 to 2024-11-30" in step and problem.startswith("Error: too many orders (46")
+    assert new_plan[:2] == ["List the orders placed from 2024-11-01 to 2024-11-15.",
+                            "List the orders placed from 2024-11-16 to 2024-11-30."]
+    assert right_totals(run.answer)
+
+
+def test_the_staged_run_stops_at_the_same_surprise() -> None:
+    run = staged_report(MockLLM(persona="diligent", seed=0), capped_orders(world_tools()))
+    assert run.failed == "orders" and "report" not in run.checkpoints
+
+
+def test_the_forgetful_executor_loses_the_thread_in_the_long_step() -> None:
+    run = plan_and_execute(REPORT_TASK, MockLLM(persona="forgetful", seed=0), world_tools())
+    long_step = max(run.executed, key=lambda pair: len(pair[1].steps))[1]
+    assert any("lose_thread" in s.explanation.get("quirks_fired", []) for s in long_step.steps)
+    assert not right_totals(run.answer)
+
+
+def test_with_data_and_surprise() -> None:
+    assert with_data("List the orders placed from 2024-10-01 to 2024-10-31.", []) == \
+        "List the orders placed from 2024-10-01 to 2024-10-31."
+    run = plan_and_execute(REPORT_TASK, MockLLM(persona="diligent", seed=0), world_tools())
+    question = with_data("Add up the amounts of each product line.", run.executed[:3])
+    assert question.count("\n") == 4 and "Books: 156.90, 40.50" in question
+    assert all(surprise(trace) is None for _, trace in run.executed)
+
+
+def test_compare_covers_every_approach_and_persona() -> None:
+    outcomes = compare(["diligent", "forgetful"])
+    right = {(o.approach, o.persona): o.right for o in outcomes}
+    assert right == {("one loop", "diligent"): True, ("stages", "diligent"): True,
+                     ("plan-and-execute", "diligent"): True, ("one loop", "forgetful"): False,
+                     ("stages", "forgetful"): True, ("plan-and-execute", "forgetful"): False}
+    assert len(table(outcomes).splitlines()) == 2 + len(outcomes)
+
+
+def test_the_real_model_path_says_what_is_missing_and_never_the_key() -> None:
+    assert real_model_status({}) [0] is False
+    assert "COURSE_REAL_MODEL=1" in real_model_status({"OPENAI_API_KEY": "sk-secret"})[1]
+    ready, message = real_model_status({"COURSE_REAL_MODEL": "1"})
+    assert not ready and "OPENAI_API_KEY" in message and "OPENAI_BASE_URL" in message
+    ready, message = real_model_status({"COURSE_REAL_MODEL": "1", "OPENAI_API_KEY": "sk-secret"})
+    assert ready and "sk-secret" not in message
+    ready, message = real_model_status({"COURSE_REAL_MODEL": "1",
+                                        "OPENAI_BASE_URL": "http://u:pw@127.0.0.1:8000/v1"})
+    assert ready and "pw" not in message
