@@ -1,0 +1,98 @@
+"""The audit log: records on disk as each step happens, a SIGKILL loses nothing done, read back into a Trace."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mockllm import MockLLM
+from solutions.safety import AuditLog, SafeAgent, read_audit, shop_tools
+
+PARCEL = "Why is my parcel to Beijing late?"
+
+KILLED_RUN = r'''
+import os, signal, sys
+from mockllm import MockLLM
+from solutions.safety import AuditLog, SafeAgent, shop_tools
+from solutions.tools import Tool, ToolRegistry
+
+def crash(**arguments):
+    os.kill(os.getpid(), signal.SIGKILL)  # the process dies inside the second tool call
+
+tools = ToolRegistry(Tool(t.name, t.description, t.parameters, crash) if t.name == "get_weather" else t
+                     for t in shop_tools())
+script = ["Thought: I need the date.\nAction: get_current_date\nAction Input: {}",
+          'Thought: Now the weather.\nAction: get_weather\nAction Input: {"city": "Beijing", "date": "2025-03-14"}',
+          "Thought: I now know the final answer.\nFinal Answer: never reached"]
+SafeAgent(MockLLM.from_script(script), tools, audit=AuditLog(sys.argv[1])).run("Weather in Beijing today?")
+'''
+
+
+def test_every_record_is_on_disk_before_the_run_goes_on(tmp_path: Path):
+    path = tmp_path / "audit.jsonl"
+    seen = []
+
+    def policy(call):  # called mid-run: the records so far must already be in the file
+        seen.append([json.loads(line)["kind"] for line in path.read_text().splitlines()])
+        return "deny"
+
+    SafeAgent(MockLLM(persona="gullible"), shop_tools(), policy=policy, as_data=False,
+              audit=AuditLog(path)).run(PARCEL)
+    assert seen == [["question", "thought", "action", "observation", "thought", "action"]]
+
+
+def test_a_run_killed_by_sigkill_keeps_every_step_done(tmp_path: Path):
+    path = tmp_path / "audit.jsonl"
+    done = subprocess.run([sys.executable, "-c", KILLED_RUN, str(path)], cwd=Path(__file__).parent.parent,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    reading = read_audit(path)
+    trace = reading.trace
+    assert reading.problems == [] and trace.stop_reason == "interrupted"
+    assert [s.action for s in trace.steps] == ["get_current_date", "get_weather"]
+    assert trace.steps[0].observation == "2025-03-14" and trace.steps[1].observation is None
+    assert trace.steps[1].action_input == {"city": "Beijing", "date": "2025-03-14"}
+
+
+def test_read_back_gives_the_same_steps_as_the_run(tmp_path: Path):
+    path = tmp_path / "audit.jsonl"
+    with AuditLog(path) as log:
+        agent = SafeAgent(MockLLM(persona="gullible"), shop_tools(), as_data=False, audit=log)
+        agent.run(PARCEL)
+        trace = agent.resume("deny")
+    back = read_audit(path).trace
+    assert (back.question, back.stop_reason, back.final_answer) == (PARCEL, "answered", trace.final_answer)
+    fields = lambda s: (s.thought, s.action, s.action_input, s.observation, s.final_answer)  # noqa: E731
+    assert [fields(s) for s in back.steps] == [fields(s) for s in trace.steps]
+    kinds = [json.loads(line)["kind"] for line in path.read_text().splitlines()]
+    assert kinds.count("approval") == 2 and kinds[-1] == "stop"
+
+
+def test_a_truncated_last_line_is_reported_and_the_rest_kept(tmp_path: Path):
+    path = tmp_path / "audit.jsonl"
+    with AuditLog(path) as log:
+        SafeAgent(MockLLM(persona="diligent"), shop_tools(), audit=log).run("What is (17 + 5) * 3?")
+    whole = path.read_text()
+    path.write_text(whole[: len(whole) - 20])  # the stop record cut in the middle
+    reading = read_audit(path)
+    assert len(reading.problems) == 1 and "last line" in reading.problems[0]
+    assert reading.trace.stop_reason == "interrupted" and reading.trace.steps[-1].final_answer == "(17 + 5) * 3 = 66"
+    assert reading.records == len(whole.splitlines()) - 1
+
+
+def test_the_last_run_of_a_log_is_read_and_bad_middle_lines_named(tmp_path: Path):
+    path = tmp_path / "audit.jsonl"
+    with AuditLog(path) as log:
+        SafeAgent(MockLLM(), shop_tools(), audit=log).run("What is (17 + 5) * 3?")
+        log._file.write("not json\n")
+        SafeAgent(MockLLM(), shop_tools(), audit=log).run("What's the weather like in Beijing today?")
+    reading = read_audit(path)
+    assert reading.trace.question == "What's the weather like in Beijing today?"
+    assert len(reading.problems) == 1 and reading.problems[0].startswith("line ")
+    with pytest.raises(ValueError, match="kind must be"):
+        AuditLog(tmp_path / "x.jsonl").write("note")
