@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from importlib import resources
 
+from solutions.evaluation.harness import Metrics
+
 BASELINE_FILE = "baseline.json"
 
 
@@ -54,3 +56,15 @@ def baseline_text(current: dict[str, float], about: str) -> str:
     """The text of a baseline file for `current` rates (rounded to 4 places), to store after a reviewed improvement."""
     rates = {persona: round(rate, 4) for persona, rate in current.items()}
     return json.dumps({"about": about, "success_rate": rates}, ensure_ascii=False, indent=2) + "\n"
+
+
+def verdict(before: Metrics, after: Metrics) -> str:
+    """'better', 'worse' or 'same' for a change: the success rate decides, tokens break a tie. Built in lesson 10 (Evaluation)."""
+    for metric in (before, after):
+        if not isinstance(metric, Metrics):
+            raise TypeError(f"verdict compares two Metrics (from summarise), got {type(metric).__name__}")
+    if abs(after.success_rate - before.success_rate) > 1e-9:
+        return "better" if after.success_rate > before.success_rate else "worse"
+    if after.tokens != before.tokens:
+        return "better" if after.tokens < before.tokens else "worse"
+    return "same"

@@ -1,0 +1,122 @@
+"""Cases for lesson 10 (Evaluation): `summarise` (the harness's metrics) and `verdict` (judging a change)."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from solutions.exercises import Case, Cause, Exercise, has_attributes, returns
+
+
+def _run(correct: bool = True, stop: str = "answered", steps: int = 2, calls: int = 1,
+         errors: int = 0, tokens: int = 100) -> Any:
+    """A Run built when a case runs (the reference module is imported only then)."""
+    from solutions.evaluation.harness import Run
+    return Run("q", correct, stop, steps, calls, errors, tokens)
+
+
+def _same(value: Any, expected: tuple) -> bool:
+    """True when `value` is a Metrics-like object whose six fields match `expected` (floats to 1e-9)."""
+    names = ("runs", "success_rate", "average_steps", "tool_success", "tokens", "step_limit_hits")
+    if not all(hasattr(value, name) for name in names):
+        return False
+    for name, want in zip(names, expected):
+        got = getattr(value, name)
+        if want is None or got is None:
+            if got is not want:
+                return False
+        elif isinstance(got, bool) or not isinstance(got, (int, float)) or not math.isclose(got, want, abs_tol=1e-9):
+            return False
+    return True
+
+
+def _measures(runs: list[tuple], expected: tuple, label: str, hint: str) -> Case:
+    """A case: summarise(<runs>) gives Metrics equal to `expected`."""
+    def setup() -> tuple[tuple, dict]:
+        return ([_run(*r) for r in runs],), {}
+    names = "runs, success_rate, average_steps, tool_success, tokens, step_limit_hits"
+    return Case(setup=setup, expect=lambda value: _same(value, expected), label=label, hint=hint,
+                says=f"Metrics({', '.join(f'{n}={v!r}' for n, v in zip(names.split(', '), expected))})")
+
+
+SUMMARISE_CASES = (
+    _measures([(True,), (False,)], (2, 0.5, 2.0, 1.0, 200, 0),
+              "summarise([<right>, <wrong>])", "success_rate is the share of runs that succeeded: 1 of 2"),
+    _measures([(True, "answered", 2, 1, 0, 100), (False, "step_limit", 6, 6, 2, 900),
+               (True, "answered", 1, 0, 0, 50)], (3, 2 / 3, 3.0, 5 / 7, 1050, 1),
+              "summarise([<answered in 2>, <step limit after 6>, <answered in 1, no tool>])",
+              "average the steps over every run, the step-limit run included (9 / 3 = 3.0): the runs "
+              "that failed are the ones that cost most steps; tool_success is 5 good calls of 7"),
+    _measures([(True, "step_limit", 6, 6, 0, 600), (True, "answered", 2, 1, 0, 100)],
+              (2, 0.5, 4.0, 1.0, 700, 1),
+              "summarise([<step limit, graded correct>, <answered>])",
+              "a run that hit the step limit is no success, even when a grader accepted the text a loop "
+              "handed back: count only runs with stop_reason 'answered' and correct"),
+    _measures([(False, "repeated_call", 3, 3, 1, 300)], (1, 0.0, 3.0, 2 / 3, 300, 0),
+              "summarise([<stopped by the repeat guard>])",
+              "step_limit_hits counts stop_reason 'step_limit' only; tool_success is (calls - errors) / calls"),
+    _measures([(True, "answered", 1, 0, 0, 40)], (1, 1.0, 1.0, None, 40, 0),
+              "summarise([<answered without a tool>])",
+              "no tool calls: tool_success is None (no rate over nothing), not 0 or 1"),
+    _measures([(False, "answered", 3, 2, 2, 250)], (1, 0.0, 3.0, 0.0, 250, 0),
+              "summarise([<answered wrongly after two failed calls>])",
+              "an answered run the grader refused is no success; two calls, both errors: tool_success 0.0"),
+    _measures([(True, "answered", 2, 1, 0, 100)] * 3 + [(False, "step_limit", 6, 5, 5, 800)] * 2,
+              (5, 0.6, 3.6, 3 / 13, 1900, 2),
+              "summarise([<3 answered in 2 steps>, <2 step limits after 6>])",
+              "sum tokens and step-limit hits over every run; average the steps over all 5 runs (18 / 5)"),
+    _measures([], (0, 0.0, 0.0, None, 0, 0), "summarise([])",
+              "an empty list measures zeros, Metrics(0, 0.0, 0.0, None, 0, 0): do not divide by len(runs) when it is 0"),
+)
+SUMMARISE_CAUSES = (
+    Cause(lambda exc: isinstance(exc, ZeroDivisionError), "a division by zero: an empty list of runs, or "
+          "runs without tool calls, must not divide by 0 (return 0.0 or None as the cases say)", raised=True),
+    has_attributes("runs", "success_rate", "average_steps", "tool_success", "tokens", "step_limit_hits",
+                   says="return a Metrics(runs, success_rate, average_steps, tool_success, tokens, step_limit_hits)"),
+)
+
+
+# ---------------------------------------------------------------- verdict(before, after)
+
+
+def _metrics(success: float, tokens: int, steps: float = 2.0) -> Any:
+    """A Metrics of 10 runs with the given success rate, tokens and average steps."""
+    from solutions.evaluation.harness import Metrics
+    return Metrics(10, success, steps, 0.9, tokens, 0)
+
+
+def _judges(before: tuple, after: tuple, expected: str, hint: str) -> Case:
+    """A case: verdict(Metrics(before), Metrics(after)) == expected."""
+    def setup() -> tuple[tuple, dict]:
+        return (_metrics(*before), _metrics(*after)), {}
+    label = f"verdict(<success {before[0]:.0%}, {before[1]:,} tokens>, <success {after[0]:.0%}, {after[1]:,} tokens>)"
+    return Case(setup=setup, expected=expected, label=label, hint=hint)
+
+
+VERDICT_CASES = (
+    _judges((0.8, 1000), (0.9, 1000), "better", "a higher success rate is better"),
+    _judges((0.9, 1000), (0.8, 1000), "worse", "a lower success rate is worse"),
+    _judges((0.8, 1000), (0.9, 5000), "better", "the success rate decides first: more right answers "
+            "for more tokens is better"),
+    _judges((0.9, 1000), (0.8, 500), "worse", "fewer tokens do not make up for wrong answers"),
+    _judges((0.9, 1000), (0.9, 800), "better", "same success rate: fewer tokens is better"),
+    _judges((0.9, 800), (0.9, 1000), "worse", "same success rate: more tokens is worse"),
+    _judges((0.9, 1000, 2.0), (0.9, 1000, 3.0), "same", "same success rate and tokens: 'same' "
+            "(steps are already in the tokens)"),
+    _judges((0.3, 1000), (0.1 + 0.2, 1000), "same", "0.1 + 0.2 is 0.30000000000000004, the same rate "
+            "computed another way: compare rates with a small tolerance (abs(a - b) > 1e-9), not ==, "
+            "or a rounding shows as a change"),
+)
+
+VERDICT_CAUSES = (
+    returns(str, "return one of the words 'better', 'worse' or 'same'"),
+    Cause(lambda value: isinstance(value, str) and value not in ("better", "worse", "same"),
+          "return exactly 'better', 'worse' or 'same' (lower case, no other words)"),
+)
+
+
+EXERCISES = [
+    Exercise("summarise", "10", "solutions.evaluation.harness:summarise", SUMMARISE_CASES,
+             causes=SUMMARISE_CAUSES),
+    Exercise("verdict", "10", "solutions.evaluation.gate:verdict", VERDICT_CASES,
+             causes=VERDICT_CAUSES),
+]
