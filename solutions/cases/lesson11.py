@@ -1,0 +1,153 @@
+"""Cases for lesson 11 (Long tasks): `validate_orders` and `run_stages`."""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from solutions.exercises import Case, Cause, Exercise, returns
+
+# ---------------------------------------------------------------- validate_orders(rows, start, end)
+
+START, END = "2024-10-01", "2024-12-31"
+
+
+def _row(oid: str, date: str, line: str = "Books", amount: str = "10.50") -> dict:
+    """An order row as order_rows reads it from a listing."""
+    return {"id": oid, "date": date, "line": line, "amount": amount, "status": "shipped"}
+
+
+GOOD = [_row("A0801", "2024-10-01"), _row("A0802", "2024-11-15", "Toys"),
+        _row("A0803", "2024-12-31", "Home")]
+
+
+def _problems(*mentions: str) -> Callable[[Any], bool]:
+    """The predicate: a non-empty list of strings, naming each of `mentions` somewhere."""
+    def test(value: Any) -> bool:
+        return isinstance(value, list) and bool(value) and all(isinstance(p, str) for p in value) \
+            and all(any(m in p for p in value) for m in mentions)
+    return test
+
+
+def _refused(rows: Any, label: str, mentions: tuple[str, ...], hint: str) -> Case:
+    """A case: the checkpoint does not hold, and the problems name what is wrong."""
+    named = f", naming {', '.join(mentions)}" if mentions else ""
+    return Case((rows, START, END), expect=_problems(*mentions), label=label,
+                says=f"a non-empty list of problems{named}", hint=hint)
+
+
+ORDERS_CASES = (
+    Case((GOOD, START, END), expected=[], label="validate_orders(<3 good orders>, start, end)",
+         hint="a checkpoint that holds has no problems: return []"),
+    Case(([GOOD[0], GOOD[2]], START, END), expected=[],
+         label="validate_orders(<orders dated on the first and the last day>, start, end)",
+         hint="start and end are inclusive: an order dated start or end is in range"),
+    _refused(GOOD + [_row("A0804", "2025-01-02")], "validate_orders(<+ an order dated 2025-01-02>)",
+             ("A0804",), "check each date: start <= row['date'] <= end (a type check is not a "
+             "validation: this list has the right type and a wrong order in it)"),
+    _refused([_row("A0799", "2024-09-30")] + GOOD, "validate_orders(<+ an order dated 2024-09-30>)",
+             ("A0799",), "an order dated the day before start is out of range too"),
+    _refused(GOOD + [_row("A0802", "2024-11-15", "Toys")],
+             "validate_orders(<A0802 listed twice>)", ("A0802",),
+             "ids must be unique: keep a set of the ids seen and report one seen before"),
+    _refused([], "validate_orders([], start, end)", (),
+             "an empty order list is a problem: the quarter had orders, the stage found none"),
+    _refused(["A0801", "A0802"], "validate_orders(['A0801', 'A0802'], start, end)", (),
+             "every row must be a dict with id, date, line and amount: report a row that is not, "
+             "without crashing on it"),
+    _refused("A0801 | 2024-10-01 | Books | 10.50 | shipped", "validate_orders(<a str>, ...)", (),
+             "a checkpoint that is not a list is a problem, reported, not an exception"),
+)
+ORDERS_CAUSES = (
+    returns(list, "returns something that is not a list: return the problems found, a list of "
+            "strings, [] when the order list holds"),
+)
+
+
+# ---------------------------------------------------------------- run_stages(stages, client, tools)
+
+def _number(text: Any) -> str:
+    """The last number in an answer ('2 + 2 = 4' -> '4')."""
+    found = re.findall(r"-?\d+", str(text or ""))
+    if not found:
+        raise ValueError(f"no number in {text!r}")
+    return found[-1]
+
+
+def _stages(holds: tuple[bool, ...]) -> Callable[[], tuple[tuple, dict]]:
+    """Setup: three arithmetic stages, each using the checkpoint before it, holding as `holds` says."""
+    def setup() -> tuple[tuple, dict]:
+        from mockllm import MockLLM
+        from solutions.planning.stages import Stage
+        from solutions.tools import world_tools
+
+        def stage(name: str, question: Callable[[dict], str], expected: str, ok: bool) -> Stage:
+            return Stage(name, lambda c: [question(c)], lambda traces, c: _number(
+                traces[0].final_answer), lambda value, c: [] if ok and value == expected else [
+                f"{name}: expected {expected}, got {value}" if ok else f"{name} does not hold"],
+                max_steps=3)
+        stages = [stage("one", lambda c: "What is 2 + 2?", "4", holds[0]),
+                  stage("two", lambda c: f"What is {c['one']} * 10?", "40", holds[1]),
+                  stage("three", lambda c: f"What is {c['two']} + 2?", "42", holds[2])]
+        return (stages, MockLLM(persona="diligent", seed=0), world_tools()), {}
+    return setup
+
+
+def _ran(names: list[str], checkpoints: dict, failed: str | None) -> Callable[[Any], bool]:
+    """The predicate: a StagedRun whose results, checkpoints and failed stage are these."""
+    def test(value: Any) -> bool:
+        results = getattr(value, "results", None)
+        return isinstance(results, list) and [getattr(r, "name", None) for r in results] == names \
+            and getattr(value, "checkpoints", None) == checkpoints \
+            and getattr(value, "failed", "?") == failed
+    return test
+
+
+def _stages_case(holds: tuple[bool, ...], names: list[str], checkpoints: dict,
+                 failed: str | None, hint: str) -> Case:
+    """A case: run_stages on the three stages ran `names` and kept `checkpoints`."""
+    label = "run_stages(<one: 2 + 2, two: one * 10, three: two + 2; " + ", ".join(
+        f"{n} {'holds' if h else 'fails'}" for n, h in zip(("one", "two", "three"), holds)) + ">)"
+    return Case(setup=_stages(holds), label=label, expect=_ran(names, checkpoints, failed),
+                says=f"results of {names}, checkpoints {checkpoints}, failed={failed!r}", hint=hint)
+
+
+STAGES_CASES = (
+    _stages_case((True, True, True), ["one", "two", "three"],
+                 {"one": "4", "two": "40", "three": "42"}, None,
+                 "run each stage with run_stage(stage, client, tools, run.checkpoints), and keep "
+                 "its checkpoint under the stage's name before the next stage asks for it"),
+    _stages_case((True, False, True), ["one", "two"], {"one": "4"}, "two",
+                 "stop at the first checkpoint that does not hold: set run.failed to its stage's "
+                 "name and return, without keeping its checkpoint or running the stages after it"),
+    _stages_case((False, True, True), ["one"], {}, "one",
+                 "a failed first stage stops the run at once: nothing after it is worth running"),
+    _stages_case((True, True, False), ["one", "two", "three"], {"one": "4", "two": "40"}, "three",
+                 "the last stage's failure counts too: record its result, set failed"),
+)
+STAGES_CAUSES = (
+    Cause(lambda v: not hasattr(v, "results"), "returns something that is not a StagedRun: "
+          "return the run, StagedRun(results, checkpoints, failed)"),
+    Cause(lambda v: getattr(v, "failed", None) is not None and len(getattr(v, "results", [])) == 3
+          and [getattr(r, "ok", True) for r in v.results][:2] != [True, True],
+          "the run went on after a failed checkpoint: a later stage would build on a wrong "
+          "result; return as soon as a stage's result is not ok"),
+    Cause(lambda e: isinstance(e, KeyError), "a stage asked for an earlier stage's checkpoint "
+          "that was not kept (KeyError): keep its checkpoint in run.checkpoints under the "
+          "stage's name, and hand run.checkpoints to run_stage", raised=True),
+)
+
+
+def _show_run(value: Any) -> str:
+    """A StagedRun shown short."""
+    if not hasattr(value, "results"):
+        return repr(value)
+    return (f"StagedRun(results={[getattr(r, 'name', '?') for r in value.results]}, "
+            f"checkpoints={getattr(value, 'checkpoints', '?')}, failed={getattr(value, 'failed', '?')!r})")
+
+
+EXERCISES = [
+    Exercise(name="validate_orders", lesson="11", reference="solutions.planning.checkpoints:validate_orders",
+             cases=ORDERS_CASES, causes=ORDERS_CAUSES),
+    Exercise(name="run_stages", lesson="11", reference="solutions.planning.stages:run_stages",
+             cases=STAGES_CASES, show=_show_run, causes=STAGES_CAUSES),
+]
