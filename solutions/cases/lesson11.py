@@ -74,7 +74,7 @@ def _number(text: Any) -> str:
 
 
 def _stages(holds: tuple[bool, ...]) -> Callable[[], tuple[tuple, dict]]:
-    """Setup: three arithmetic stages, each using the checkpoint before it, holding as `holds` says."""
+    """Setup: up to three arithmetic stages, each using the checkpoint before it, holding as `holds` says."""
     def setup() -> tuple[tuple, dict]:
         from mockllm import MockLLM
         from solutions.planning.stages import Stage
@@ -85,9 +85,10 @@ def _stages(holds: tuple[bool, ...]) -> Callable[[], tuple[tuple, dict]]:
                 traces[0].final_answer), lambda value, c: [] if ok and value == expected else [
                 f"{name}: expected {expected}, got {value}" if ok else f"{name} does not hold"],
                 max_steps=3)
-        stages = [stage("one", lambda c: "What is 2 + 2?", "4", holds[0]),
-                  stage("two", lambda c: f"What is {c['one']} * 10?", "40", holds[1]),
-                  stage("three", lambda c: f"What is {c['two']} + 2?", "42", holds[2])]
+        every = [("one", lambda c: "What is 2 + 2?", "4"),
+                 ("two", lambda c: f"What is {c['one']} * 10?", "40"),
+                 ("three", lambda c: f"What is {c['two']} + 2?", "42")]
+        stages = [stage(*spec, ok) for spec, ok in zip(every, holds)]
         return (stages, MockLLM(persona="diligent", seed=0), world_tools()), {}
     return setup
 
@@ -105,8 +106,9 @@ def _ran(names: list[str], checkpoints: dict, failed: str | None) -> Callable[[A
 def _stages_case(holds: tuple[bool, ...], names: list[str], checkpoints: dict,
                  failed: str | None, hint: str) -> Case:
     """A case: run_stages on the three stages ran `names` and kept `checkpoints`."""
-    label = "run_stages(<one: 2 + 2, two: one * 10, three: two + 2; " + ", ".join(
-        f"{n} {'holds' if h else 'fails'}" for n, h in zip(("one", "two", "three"), holds)) + ">)"
+    label = "run_stages(<" + (", ".join(
+        f"{n} {'holds' if h else 'fails'}" for n, h in zip(("one", "two", "three"), holds))
+        or "no stages") + ">)  # one: 2 + 2, two: one * 10, three: two + 2"
     return Case(setup=_stages(holds), label=label, expect=_ran(names, checkpoints, failed),
                 says=f"results of {names}, checkpoints {checkpoints}, failed={failed!r}", hint=hint)
 
@@ -123,6 +125,15 @@ STAGES_CASES = (
                  "a failed first stage stops the run at once: nothing after it is worth running"),
     _stages_case((True, True, False), ["one", "two", "three"], {"one": "4", "two": "40"}, "three",
                  "the last stage's failure counts too: record its result, set failed"),
+    _stages_case((), [], {}, None, "no stages: an empty StagedRun, nothing failed"),
+    _stages_case((True,), ["one"], {"one": "4"}, None,
+                 "one stage that holds: its checkpoint is kept, failed stays None"),
+    _stages_case((False,), ["one"], {}, "one",
+                 "one stage that fails: its result is recorded, its checkpoint is not kept"),
+    _stages_case((True, True), ["one", "two"], {"one": "4", "two": "40"}, None,
+                 "the second stage reads the first one's checkpoint: hand run.checkpoints on"),
+    _stages_case((True, False), ["one", "two"], {"one": "4"}, "two",
+                 "a failed checkpoint is not kept: only the stages that held are in checkpoints"),
 )
 STAGES_CAUSES = (
     Cause(lambda v: not hasattr(v, "results"), "returns something that is not a StagedRun: "
