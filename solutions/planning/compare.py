@@ -49,7 +49,8 @@ def _stages(client: Any, tools: ToolRegistry) -> tuple[int, int, str | None, str
 
 def _plan_execute(client: Any, tools: ToolRegistry) -> tuple[int, int, str | None, str]:
     run = plan_and_execute(REPORT_TASK, client, tools)
-    return run.steps, run.total_tokens, run.answer, f"{len(run.replans)} replan(s)"
+    note = f"{len(run.plan)}-step plan, {len(run.replans)} replan(s)" if run.plan else "no plan"
+    return run.steps, run.total_tokens, run.answer, note
 
 
 APPROACHES: dict[str, Callable[[Any, ToolRegistry], tuple[int, int, str | None, str]]] = {

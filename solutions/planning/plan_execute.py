@@ -82,11 +82,11 @@ def with_data(step: str, executed: list[tuple[str, Trace]]) -> str:
 
 
 def surprise(trace: Trace) -> str | None:
-    """What makes a step's result a surprise (a tool error, an empty listing, no answer), or None."""
-    errors = [s.observation.strip() for s in trace.steps
-              if s.observation and s.observation.lstrip().lower().startswith("error")]
-    if errors:
-        return errors[-1]
+    """What makes a step's result a surprise, or None: its last tool call failed, it stopped
+    without an answer, or it listed no orders. An error the step recovered from is no surprise."""
+    observed = [s.observation.strip() for s in trace.steps if s.observation]
+    if observed and observed[-1].lower().startswith("error"):
+        return observed[-1]
     if trace.stop_reason != "answered":
         return f"the step stopped without an answer ({trace.stop_reason})"
     if re.match(r"(?i)list the orders", trace.question) and re.search(r"\bThere were 0 orders\b",
@@ -95,7 +95,7 @@ def surprise(trace: Trace) -> str | None:
     return None
 
 
-def plan_and_execute(task: str, client: Any, tools: ToolRegistry, *, max_steps: int = 12,
+def plan_and_execute(task: str, client: Any, tools: ToolRegistry, *, max_steps: int = 15,
                      max_replans: int = 2) -> PlanRun:
     """Plan, run each step as a short loop, replan when a step surprises the plan."""
     planner = run_agent(PLAN_PROMPT.format(task=task), client, tools, 4)
