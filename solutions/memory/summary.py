@@ -20,7 +20,7 @@ def state_summary(conn: sqlite3.Connection, max_tasks: int = MAX_TASKS) -> str:
     lines = [f"- {key}: {_one_line(value)}" for key, value in latest_facts(conn).items()]
     lines += [f"- preferred {key}: {_one_line(value)}" for key, value in preferences(conn).items()]
     tasks = list(task_progress(conn).items())[-max_tasks:] if max_tasks else []
-    lines += [f"- task {_one_line(task)!r} is {_one_line(status)}" for task, status in tasks]
+    lines += [f"- task {_one_line(task)!r}: {_one_line(status)}" for task, status in tasks]
     return "\n".join([HEADING, *lines]) if lines else ""
 
 
