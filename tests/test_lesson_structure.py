@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GLOB = "[0-9][0-9]_*.ipynb"
 SOLVED = sorted((ROOT / "solutions").glob(GLOB))
 MAX_CODE_LINES = 30
+LAST_LESSON = 11   # the course's last lesson, whose next link goes back to lesson 00
 BULLET = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+\S")
 HEADING = re.compile(r"^\s*#{1,6}\s+(.*)$")
 
@@ -84,7 +85,9 @@ def test_links_to_previous_and_next_lessons(path: Path) -> None:
     number = int(path.name[:2])
     text = "\n".join(_markdown_lines(_load(path)))
     existing = {int(p.name[:2]): p.name for p in SOLVED}
-    wanted = [n for n in (number - 1, number + 1) if n >= 0]
+    wanted = [n for n in (number - 1, number + 1) if 0 <= n <= LAST_LESSON]
+    if number == LAST_LESSON:  # the course's last lesson points back to the start
+        wanted.append(0)
     for n in wanted:
         links = re.findall(rf"\]\((?:\./)?({n:02d}_\w+\.ipynb)\)", text)
         assert links, f"no link to lesson {n:02d} (a markdown link to {n:02d}_slug.ipynb)"

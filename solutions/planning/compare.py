@@ -76,3 +76,28 @@ def table(outcomes: list[Outcome]) -> str:
         lines.append(f"{o.approach:<18}{o.persona:<11}{'yes' if o.right else 'no':>6}"
                      f"{o.steps:>7}{o.tokens:>8}  {o.note}")
     return "\n".join(lines)
+
+
+def summary(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
+    """Per approach: runs, runs right, mean steps and mean tokens."""
+    found: dict[str, dict[str, float]] = {}
+    for name in dict.fromkeys(o.approach for o in outcomes):
+        group = [o for o in outcomes if o.approach == name]
+        found[name] = {"runs": len(group), "right": sum(o.right for o in group),
+                       "steps": sum(o.steps for o in group) / len(group),
+                       "tokens": sum(o.tokens for o in group) / len(group)}
+    return found
+
+
+def choice_table(outcomes: list[Outcome], surprised: list[Outcome]) -> str:
+    """Per approach: right runs, mean steps and tokens, and what a surprise did to it."""
+    totals, after = summary(outcomes), {o.approach: o for o in surprised}
+    head = f"{'approach':<18}{'right':>7}{'mean steps':>12}{'mean tokens':>13}  with a surprise"
+    lines = [head, "-" * len(head)]
+    for name, row in totals.items():
+        hit = after.get(name)
+        said = "-" if hit is None else ("right" if hit.right else "no report" if
+                                        hit.note.startswith("stopped") else "wrong") + f" ({hit.note})"
+        lines.append(f"{name:<18}{row['right']:>4}/{row['runs']:<2}{row['steps']:>12.1f}"
+                     f"{row['tokens']:>13,.0f}  {said}")
+    return "\n".join(lines)

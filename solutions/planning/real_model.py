@@ -7,6 +7,7 @@ local llama.cpp or Ollama server, or `python -m mockllm serve`). The key is neve
 from __future__ import annotations
 
 import importlib.util
+from types import SimpleNamespace
 from typing import Any, Mapping
 
 OPT_IN = "COURSE_REAL_MODEL"
@@ -42,3 +43,15 @@ def real_client(env: Mapping[str, str]) -> Any:
     base_url = env.get("OPENAI_BASE_URL") or None
     api_key = env.get("OPENAI_API_KEY") or ("not-needed" if base_url else None)
     return openai.OpenAI(base_url=base_url, api_key=api_key)
+
+
+class WithModel:
+    """A client that asks for `model` whatever the caller names (the agent code stays as it is)."""
+
+    def __init__(self, client: Any, model: str) -> None:
+        self.client, self.model = client, model
+        self.chat = SimpleNamespace(completions=SimpleNamespace(create=self.create))
+
+    def create(self, **request: Any) -> Any:
+        """The wrapped client's reply to the request, with this client's model."""
+        return self.client.chat.completions.create(**{**request, "model": self.model})
