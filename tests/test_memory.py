@@ -117,5 +117,8 @@ def test_facts_come_only_from_calls_that_ran() -> None:
     from solutions.agent import Trace, TraceStep
     trace = Trace("q", [TraceStep(action="get_weather", action_input={"city": "Paris"}),
                         TraceStep(action="get_weather", action_input={"city": " Lima "},
-                                  observation="Lima: sunny")], None, "step_limit")
+                                  observation="Lima: sunny"),
+                        TraceStep(action="get_weather", action_input={"city": "Atlantis"},
+                                  observation="Error: no weather data for Atlantis")],
+                  None, "step_limit")
     assert facts_from_trace(trace) == {"last_city": "Lima"}

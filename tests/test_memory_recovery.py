@@ -76,6 +76,18 @@ def test_a_locked_store_is_left_untouched_and_said(tmp_path: Path) -> None:
     assert path.exists() and not list(tmp_path.glob("*damaged*"))
 
 
+def test_a_file_sqlite_cannot_open_is_left_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _filled(tmp_path / "memory.sqlite")
+    from solutions.memory import recovery
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("unable to open database file")
+    monkeypatch.setattr(recovery, "connect", refuse)
+    with pytest.raises(OSError, match="left untouched"):
+        open_store(path)
+    assert not list(tmp_path.glob("*damaged*"))
+
+
 def test_a_folder_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="folder"):
         open_store(tmp_path)

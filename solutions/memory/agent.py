@@ -21,11 +21,12 @@ FACT_ARGUMENTS = {"city": "last_city"}
 
 
 def facts_from_trace(trace: Trace) -> dict[str, str]:
-    """The facts a run shows: the last value of each argument in FACT_ARGUMENTS that a tool got."""
+    """The facts a run shows: the last value of each FACT_ARGUMENTS argument of a call that worked."""
     facts: dict[str, str] = {}
     for step in trace.steps:
-        if step.observation is None or not isinstance(step.action_input, dict):
-            continue  # only calls that ran count
+        if step.observation is None or step.observation.startswith("Error:") \
+                or not isinstance(step.action_input, dict):
+            continue  # only calls that ran and worked count: 'Atlantis' is no city to remember
         for argument, key in FACT_ARGUMENTS.items():
             value = step.action_input.get(argument)
             if isinstance(value, str) and value.strip():

@@ -42,8 +42,9 @@ def open_store(path: str | Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Open
         conn = connect(path, busy_timeout_ms)
         _check_readable(conn)
     except sqlite3.OperationalError as exc:
-        if "locked" not in str(exc) and "busy" not in str(exc):
-            return _keep_aside(path, exc, busy_timeout_ms)
+        if "locked" not in str(exc) and "busy" not in str(exc):  # the file may be fine
+            raise OSError(f"{path} cannot be opened ({exc}); it was left untouched: check the "
+                          "folder's permissions and the free space on the disk") from exc
         return Opened(connect(":memory:"), "locked",
                       f"{path} is locked by another session (waited {busy_timeout_ms} ms): it was "
                       "left untouched, and this session uses a fresh store in memory, which is "
