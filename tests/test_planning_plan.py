@@ -74,3 +74,47 @@ def test_the_real_model_path_says_what_is_missing_and_never_the_key() -> None:
     ready, message = real_model_status({"COURSE_REAL_MODEL": "1",
                                         "OPENAI_BASE_URL": "http://u:pw@127.0.0.1:8000/v1"})
     assert ready and "pw" not in message
+
+
+def test_without_openai_the_status_says_how_to_install_it(monkeypatch) -> None:
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "openai" else real_find_spec(name, *a))
+    ready, message = real_model_status({"COURSE_REAL_MODEL": "1", "OPENAI_API_KEY": "sk-x"})
+    assert not ready and "pip install openai" in message
+
+
+def test_with_model_asks_for_the_chosen_model_and_keeps_the_rest() -> None:
+    from types import SimpleNamespace
+
+    from solutions.planning.real_model import WithModel, model_name
+
+    sent = []
+    fake = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(
+        create=lambda **request: sent.append(request) or "reply")))
+    client = WithModel(fake, "qwen2.5:7b")
+    assert client.chat.completions.create(model="mock-react", messages=[], stop=["x"]) == "reply"
+    assert sent == [{"model": "qwen2.5:7b", "messages": [], "stop": ["x"]}]
+    assert model_name({}) == "gpt-4o-mini" and model_name({"COURSE_MODEL": "m"}) == "m"
+
+
+def test_real_client_points_at_the_endpoint_without_a_key() -> None:
+    from solutions.planning.real_model import real_client
+
+    client = real_client({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
+    assert str(client.base_url).startswith("http://127.0.0.1:9/v1") and client.api_key == "not-needed"
+
+
+def test_the_choice_table_sums_up_the_runs_and_the_surprise() -> None:
+    from solutions.planning.compare import choice_table, summary
+
+    outcomes = compare(["diligent", "forgetful"])
+    surprised = compare(["diligent"], tools=lambda: capped_orders(world_tools()))
+    assert [o.right for o in surprised] == [False, False, True]
+    by = summary(outcomes)
+    assert by["stages"]["right"] == 2 and by["one loop"]["right"] == 1
+    assert by["stages"]["tokens"] < by["plan-and-execute"]["tokens"] < by["one loop"]["tokens"]
+    text = choice_table(outcomes, surprised)
+    assert "no report (stopped at orders)" in text and "right (5-step plan, 1 replan(s))" in text
