@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from typing import TYPE_CHECKING
 
-from solutions.evaluation.harness import Metrics
+if TYPE_CHECKING:
+    from solutions.evaluation.harness import Metrics
 
 BASELINE_FILE = "baseline.json"
 
@@ -61,7 +63,7 @@ def baseline_text(current: dict[str, float], about: str) -> str:
 def verdict(before: Metrics, after: Metrics) -> str:
     """'better', 'worse' or 'same' for a change: the success rate decides, tokens break a tie. Built in lesson 10 (Evaluation)."""
     for metric in (before, after):
-        if not isinstance(metric, Metrics):
+        if not (hasattr(metric, "success_rate") and hasattr(metric, "tokens")):
             raise TypeError(f"verdict compares two Metrics (from summarise), got {type(metric).__name__}")
     if abs(after.success_rate - before.success_rate) > 1e-9:
         return "better" if after.success_rate > before.success_rate else "worse"
