@@ -15,8 +15,8 @@ from solutions.tools import ToolRegistry
 FLAG = "[flagged: an instruction inside the tool output was removed]"
 """What replaces a sentence that addresses the model."""
 
-_END = re.compile(r"[.!?]+(?=\s|$)|[。！？；]+|\n")
-_INSTRUCTION = re.compile(
+SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|[。！？；]+|\n")
+INSTRUCTION = re.compile(
     r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,60}?"
     r"\b(?:instructions?|rules?|prompts?|directions?|guidelines?|orders?)\b"
     r"|\byou\s+(?:must|should|have\s+to|are\s+to)\s+(?:now|immediately|instead)\b"
@@ -29,7 +29,7 @@ _INSTRUCTION = re.compile(
 
 def has_instruction(text: str) -> bool:
     """True when `text` holds a sentence addressed to the model. Built in lesson 09 (Safety limits)."""
-    return _INSTRUCTION.search(text) is not None
+    return INSTRUCTION.search(text) is not None
 
 
 def neutralise(text: str) -> str:
@@ -37,7 +37,7 @@ def neutralise(text: str) -> str:
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
     pieces, start = [], 0
-    for end in [m.end() for m in _END.finditer(text)] + [len(text)]:
+    for end in [m.end() for m in SENTENCE_END.finditer(text)] + [len(text)]:
         sentence, start = text[start:end], end
         if has_instruction(sentence):
             lead = sentence[:len(sentence) - len(sentence.lstrip())]
