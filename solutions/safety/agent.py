@@ -47,7 +47,7 @@ class SafeAgent:
                  max_steps: int = 6, token_budget: int | None = None,
                  max_failures: int | None = MAX_FAILURES, **options: Any) -> None:
         """Set up the agent; `options` go to run_step (model, max_tokens, stop, parse)."""
-        check_arguments("a question", client, tools, max_steps)
+        check_arguments("a question", client, tools, max_steps)  # the question comes with run()
         check_limits(token_budget=token_budget, max_failures=max_failures)
         self.client, self.audit, self.max_steps = client, audit, max_steps
         self.token_budget, self.max_failures = token_budget, max_failures

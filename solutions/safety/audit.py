@@ -60,7 +60,8 @@ def read_audit(path: str | os.PathLike) -> AuditReading:
     """Rebuild the trace of the last run in the log at `path`. Built in lesson 09 (Safety limits).
 
     A run without its stop record ends with stop_reason "interrupted". A line that is not JSON is
-    reported in `problems` and skipped: the last one is a write the crash cut off.
+    reported in `problems` and skipped: the last one is a write the crash cut off. A step's
+    tokens are those logged with its observation (0 for the step that answers).
     """
     lines = Path(path).read_text(encoding="utf-8").split("\n")
     cut_at_end = lines[-1] != ""

@@ -72,7 +72,7 @@ class DataTools(ToolRegistry):
         """Run the call on the wrapped registry and mark its result as data."""
         result = self.inner.run(name, action_input)
         if result.startswith("Error:"):
-            return result  # our own error messages are not tool output
+            return "Error: " + neutralise(result[len("Error:"):].lstrip())  # still an error
         marked = as_data(result, name.strip() if isinstance(name, str) else str(name))
         self.flagged += FLAG in marked
         return marked
