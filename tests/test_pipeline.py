@@ -253,3 +253,17 @@ def test_execute_stores_outputs_with_this_interpreter(tmp_path: Path) -> None:
     assert [c.execution_count for c in cells] == [1, 2]
     assert cells[1].outputs[0]["data"]["text/plain"] == "42"
     assert "execution" not in cells[1].metadata
+
+
+def test_stored_outputs_keep_a_widget_as_text_without_its_view() -> None:
+    view = {"model_id": "a1b2", "version_major": 2, "version_minor": 0}
+    widget = new_output("execute_result", data={notebook_tools.WIDGET_VIEW: view, "text/plain": "Button()"},
+                        execution_count=1)
+    only_view = new_output("display_data", data={notebook_tools.WIDGET_VIEW: view})
+    nb = new_notebook(cells=[new_code_cell("b", outputs=[widget, only_view])])
+    nb.metadata["widgets"] = {"state": {}}
+    notebook_tools.normalise_metadata(nb)
+    first, second = nb.cells[0].outputs
+    assert first["data"] == {"text/plain": "Button()"}
+    assert notebook_tools.WIDGET_VIEW in second["data"]  # nothing else to show: kept
+    assert "widgets" not in nb.metadata

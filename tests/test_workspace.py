@@ -165,10 +165,18 @@ def test_only_lab_workspace_and_reset_use_the_workspace() -> None:
 
 
 def _relative_paths(source: str) -> list[str]:
-    """String constants of a code cell that look like relative file paths."""
+    """String constants of a code cell that look like relative file paths.
+
+    A name given to `importlib.resources.files(...).joinpath(...)` is a file of an installed
+    package, found wherever the notebook runs: not a relative path.
+    """
     found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+    tree = ast.parse(source)
+    resources = {id(arg) for node in ast.walk(tree)
+                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                 and node.func.attr == "joinpath" for arg in node.args}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in resources:
             text = node.value
             if re.search(r"(^\.{1,2}/)|\.(ipynb|json|ya?ml|csv|txt|db|py)$", text):
                 found.append(text)

@@ -8,13 +8,9 @@ with stop_reason "waiting_for_approval"; a click (or `.approve.click()` in a tes
 """
 from __future__ import annotations
 
-import hashlib
-import itertools
 from typing import Any
 
 import ipywidgets as widgets
-
-_NUMBERS = itertools.count(1)  # the n-th buttons of this kernel: a stable model id per run
 
 
 def describe_pending(agent: Any) -> str:
@@ -42,10 +38,7 @@ class ApprovalButtons:
         self.output = widgets.Output()
         self.approve.on_click(lambda _button: self.decide("approve"))
         self.deny.on_click(lambda _button: self.decide("deny"))
-        seed = f"{next(_NUMBERS)}:{describe_pending(agent)}".encode("utf-8")
-        model_id = "approval-" + hashlib.sha256(seed).hexdigest()[:16]  # same notebook, same bytes
-        self.box = widgets.VBox([self.label, widgets.HBox([self.approve, self.deny]), self.output],
-                                model_id=model_id)
+        self.box = widgets.VBox([self.label, widgets.HBox([self.approve, self.deny]), self.output])
         self._refresh()
 
     def decide(self, decision: str) -> None:
