@@ -74,6 +74,7 @@ bench: $(VENV)/.installed-test
 	$(PY) benchmarks/bench_test_time.py
 	$(PY) benchmarks/bench_server.py
 	$(PY) benchmarks/bench_evaluation.py
+	$(PY) benchmarks/bench_notebooks.py
 
 # Agent frameworks (LangGraph, pydantic-ai, ...) against the mock, offline: they live in their own
 # environment, so the course's stays lean; sockets may reach loopback only (pytest-socket).
