@@ -163,3 +163,18 @@ def test_a_system_message_after_the_turns_is_read_with_the_rest() -> None:
     late = _messages(QUESTIONS[0], 1) + [{"role": "system", "content": "Tools:\n- calendar: events"}]
     conv = read_conversation(late)
     assert "calendar" in [t.name for t in conv.tools] and conv.steps[0].action == "get_current_date"
+
+
+def test_the_ascii_token_pattern_splits_as_the_full_one() -> None:
+    """On ASCII text the fast token pattern gives exactly the full pattern's tokens."""
+    import random
+    import string
+
+    from mockllm.protocol.tokens import _ascii_re, _token_re
+
+    rng = random.Random(7)
+    alphabet = string.printable + "\x00\x1c\x1d\x1e\x1f\x7f_"
+    texts = [SYSTEM, *(text for pair in TURNS for text in pair if text.isascii())]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) for _ in range(3000)]
+    for text in texts:
+        assert _ascii_re().findall(text) == _token_re().findall(text), repr(text)

@@ -31,12 +31,20 @@ _PATTERN = (
     r"|\s+(?!\S)"
     r"|\s+"
 )
+_ASCII_PATTERN = r" ?(?:[A-Za-z]{1,4}|\d{1,3}|[^\sA-Za-z0-9])|\s*[\r\n]+|\s+(?!\S)|\s+"
+"""`_PATTERN` on ASCII text (where its classes reduce to these): the same tokens, a third faster."""
 
 
 @lru_cache(maxsize=1)
 def _token_re() -> re.Pattern[str]:
     """Compile the token pattern on first use (compiling costs milliseconds, too much for import)."""
     return re.compile(_PATTERN)
+
+
+@lru_cache(maxsize=1)
+def _ascii_re() -> re.Pattern[str]:
+    """Compile the ASCII token pattern on first use."""
+    return re.compile(_ASCII_PATTERN)
 
 
 def split_tokens(text: str) -> list[str]:
@@ -56,7 +64,7 @@ def count_tokens(text: str) -> int:
 @lru_cache(maxsize=2048)
 def _count(text: str) -> int:
     """Count tokens; memoised because an agent resends the same messages on every step."""
-    return _token_re().subn("", text)[1]
+    return (_ascii_re() if text.isascii() else _token_re()).subn("", text)[1]
 
 
 def truncate_tokens(text: str, max_tokens: int) -> str:

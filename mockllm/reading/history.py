@@ -80,7 +80,9 @@ def _correction(text: str) -> str | None:
 def _user_message(text: str) -> tuple[str | None, str]:
     """(correction kind, text without its 'Observation:' prefix) of a user message, memoised."""
     if text.startswith("Observation: ") and not text[13:14].isspace():  # the common case
-        return correction_kind(text), text[13:]
+        # No phrase can start in the prefix, so the kind is the observation's own (memoised
+        # under the text the policy asks about later).
+        return correction_kind(text[13:]), text[13:]
     return correction_kind(text), _OBS_PREFIX.sub("", text, count=1)
 
 

@@ -21,10 +21,13 @@ from mockllm.reading.conversation import Conversation
 
 __all__ = ["render_text", "render_tool_calls", "action_input_json", "action_input_text"]
 
+_TO_JSON = json.JSONEncoder(ensure_ascii=False).encode
+"""`json.dumps(value, ensure_ascii=False)` without building an encoder at every call."""
+
 
 def action_input_json(move: Move) -> str:
     """The move's action input as JSON text (non-ASCII kept as is)."""
-    return json.dumps(move.action_input, ensure_ascii=False) if move.action_input else "{}"
+    return _TO_JSON(move.action_input) if move.action_input else "{}"
 
 
 def action_input_text(move: Move, conv: Conversation) -> str:
@@ -33,7 +36,7 @@ def action_input_text(move: Move, conv: Conversation) -> str:
     if conv.input_style != "plain" or len(args) > 1:
         return action_input_json(move)
     value = next(iter(args.values()), "")
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return value if isinstance(value, str) else _TO_JSON(value)
 
 
 def render_text(move: Move, conv: Conversation) -> str:
