@@ -178,3 +178,14 @@ def test_the_ascii_token_pattern_splits_as_the_full_one() -> None:
     texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) for _ in range(3000)]
     for text in texts:
         assert _ascii_re().findall(text) == _token_re().findall(text), repr(text)
+
+
+def test_a_conversation_read_is_the_one_its_constructor_builds() -> None:
+    """read_conversation builds its (frozen) Conversation directly: all fields set, still frozen."""
+    import dataclasses
+
+    conv = read_conversation(_messages(QUESTIONS[0], 2))
+    rebuilt = type(conv)(**{f.name: getattr(conv, f.name) for f in dataclasses.fields(conv)})
+    assert conv == rebuilt and repr(conv) == repr(rebuilt) and vars(conv).keys() == vars(rebuilt).keys()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        conv.step = 0

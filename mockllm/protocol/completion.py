@@ -82,31 +82,34 @@ def _limit_calls(calls: list[dict], budget: int | None) -> tuple[list[dict], boo
     return kept, False
 
 
-def prompt_tokens(messages: list[dict], tools: list | None) -> int:
-    """Count the request's tokens: each message's content plus a fixed overhead, and the tools."""
-    total = REPLY_PRIMING_TOKENS
+def read_prompt(messages: list[dict], tools: list | None) -> tuple[str, int]:
+    """(digest, prompt tokens) of the request, in one pass over the messages.
+
+    The digest is a hex hash of every message (faster than hashing their repr, as deterministic);
+    the tokens are each message's content plus a fixed overhead, and the tools as JSON.
+    """
+    parts, total = [], REPLY_PRIMING_TOKENS
     for message in messages:
         text = message["content"] or ""
+        parts += (message["role"], text)
         total += PER_MESSAGE_TOKENS + (_count(text) if type(text) is str else count_tokens(text))
-        if len(message) > 2 and message.get("tool_calls"):
-            total += sum(_call_tokens(call) for call in message["tool_calls"])
-    if tools:
-        import json
-
-        total += count_tokens(json.dumps(tools, ensure_ascii=False, sort_keys=True, default=str))
-    return total
-
-
-def messages_digest(messages: list[dict]) -> str:
-    """Return a hex digest of the messages (faster than hashing their repr, same determinism)."""
-    parts = []
-    for message in messages:
-        parts += (message["role"], message["content"] or "")
         if len(message) > 2:
             rest = sorted((key, value) for key, value in message.items() if key not in ("role", "content"))
             parts.append(repr(rest))
-    text = "\x1f".join(parts)
-    return _hashing()[2](text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+            if message.get("tool_calls"):
+                total += sum(_call_tokens(call) for call in message["tool_calls"])
+    if tools:
+        total += count_tokens(_tools_json()(tools))
+    digest = _hashing()[2]("\x1f".join(parts).encode("utf-8", "surrogatepass"), digest_size=16)
+    return digest.hexdigest(), total
+
+
+@lru_cache(maxsize=1)
+def _tools_json() -> object:
+    """The encoder that writes the tools as the token count sees them (built once, on first use)."""
+    import json
+
+    return json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str).encode
 
 
 def _shape(request: Request, reply: object, completion_id: str, keep_ids: bool) -> tuple:
@@ -135,7 +138,8 @@ def build_completion(request: Request, reply: object, explanation: dict, id_part
     response_format); it becomes `x_mock["adjusted"]` when there is anything to say.
     """
     stable_id = _hashing()[0]
-    completion_id = stable_id("chatcmpl", *id_parts, request.model, messages_digest(request.messages),
+    digest, prompt = read_prompt(request.messages, request.tools)
+    completion_id = stable_id("chatcmpl", *id_parts, request.model, digest,
                               request.temperature, request.stop, request.max_tokens, request.tools,
                               request.tool_choice, *request.extras)
     keep_ids = explanation.get("source") == "script"
@@ -145,7 +149,6 @@ def build_completion(request: Request, reply: object, explanation: dict, id_part
     tool_calls = [ChatCompletionMessageToolCall(id=call["id"], function=Function(**call["function"]))
                   for call in calls]
     completed = count_tokens(content or "") + sum(_call_tokens(call) for call in calls)
-    prompt = prompt_tokens(request.messages, request.tools)
     message = (ChatCompletionMessage(content=content, refusal=None, tool_calls=tool_calls) if tool_calls
                else ChatCompletionMessage(content=content, refusal=None))
     usage = CompletionUsage(prompt_tokens=prompt, completion_tokens=completed,

@@ -124,14 +124,24 @@ def check_stop(stop: object) -> tuple[str, ...]:
     return tuple(stop)
 
 
+def _all_plain(messages: list | tuple) -> bool:
+    """Whether every message is a {'role', 'content'} dict with str content and a role but 'tool'."""
+    for m in messages:
+        if type(m) is not dict or len(m) != 2:
+            return False
+        role = m.get("role")
+        if type(m.get("content")) is not str or type(role) is not str or role not in _PLAIN_ROLES:
+            return False
+    return True
+
+
 def check_messages(messages: object) -> list[dict]:
     """Return copies of the messages with text content, after checking their shape and order."""
     if not isinstance(messages, (list, tuple)):
         raise type_error("messages", f"a list of messages, each {_MESSAGE_SHAPE}", messages)
     if not messages:
         raise value_error("messages", messages, "a list of at least one message")
-    if all(type(m) is dict and len(m) == 2 and type(m.get("content")) is str
-           and type(m.get("role")) is str and m["role"] in _PLAIN_ROLES for m in messages):
+    if _all_plain(messages):
         return list(messages)  # the common case: nothing to change, no tool calls to pair up
     checked = [_check_message(f"messages[{index}]", message) for index, message in enumerate(messages)]
     _check_tool_replies(checked)

@@ -65,6 +65,14 @@ class Conversation:
     opening: str = ""
 
 
+def _built(**fields: object) -> Conversation:
+    """A Conversation of all its fields, set at once (a frozen dataclass's `__init__` sets them one
+    `object.__setattr__` call at a time, the dearest part of reading a short request)."""
+    conversation = object.__new__(Conversation)
+    conversation.__dict__.update(fields)
+    return conversation
+
+
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _Q_PREFIX = re.compile(r"^\s*+(?:question|new task|task|问题)\s*+[:：]\s*+", re.I)
 _KEYS = ("role", "content", "tool_calls", "tool_call_id")
@@ -197,7 +205,7 @@ def read_conversation(messages: list, tools: list | None = None) -> Conversation
     opened = h is not None and h.question is not None
     question, language = _read_question(h.question) if opened else ("", "en")
     memory = {"last_city": h.before_city} if opened and h.before_city is not None else {}
-    return Conversation(
+    return _built(
         mode="text" if specs is None else "structured", system=system,
         tools=h.specs if h is not None else specs if specs is not None else tools_text,
         rules=rules, has_example=has_example, example_values=values,

@@ -179,6 +179,15 @@ _CANONICAL = re.compile(r"Thought: [^\n]*+\nAction: ([\w.\-]++)\nAction Input: (
 
 
 @lru_cache(maxsize=1024)
+def _canonical_input(raw: str) -> dict | str:
+    """`parse_input` of a canonical reply's Action Input, memoised: inputs recur ({} above all).
+
+    Like `_reply_call`'s, the result is shared: its readers copy it out.
+    """
+    return parse_input(raw)
+
+
+@lru_cache(maxsize=1024)
 def _reply_call(content: str) -> tuple[str | None, dict | str]:
     """The action name of a reply and its input as parsed (not yet fitted to the tool's names).
 
@@ -186,7 +195,7 @@ def _reply_call(content: str) -> tuple[str | None, dict | str]:
     """
     plain = _CANONICAL.fullmatch(content)
     if plain and not is_no_action(plain.group(1)) and not _FINAL_NAME.match(plain.group(1)):
-        return plain.group(1), parse_input(plain.group(2))
+        return plain.group(1), _canonical_input(plain.group(2))
     fields = [(m.group(1).lower().replace("_", " "), m.start(), m.end())
               for m in _FIELD.finditer(content)]
     cut = next((s for name, s, _ in fields if name == "observation"), len(content))
