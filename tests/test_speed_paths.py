@@ -189,3 +189,22 @@ def test_a_conversation_read_is_the_one_its_constructor_builds() -> None:
     assert conv == rebuilt and repr(conv) == repr(rebuilt) and vars(conv).keys() == vars(rebuilt).keys()
     with pytest.raises(dataclasses.FrozenInstanceError):
         conv.step = 0
+
+
+def test_the_messages_digest_resumed_from_a_remembered_state_is_the_one_from_scratch() -> None:
+    """The digest is the same whether it is hashed from scratch, from the state of a shorter
+    conversation, or from a state the cache dropped (more conversations than it keeps)."""
+    from mockllm.protocol import digest
+
+    growing = ["system", SYSTEM, "user", "Question: x"]
+    seen = []
+    for step in range(digest.MAX_STATES + 5):   # a live loop: two new messages at each step
+        reply, observation = TURNS[step % len(TURNS)]
+        growing += ["assistant", f"{reply} {step}", "user", f"{observation} {step}"]
+        for cut in (len(growing) - 4, 0, len(growing), 2, 9):
+            assert digest.messages_digest(list(growing), cut) == digest.digest_of(growing)
+        seen.append(digest.digest_of(growing))
+    assert len(set(seen)) == len(seen) and len(digest._STATES) <= digest.MAX_STATES
+    assert digest.messages_digest([], 0) == digest.digest_of([]) and digest.digest_of(["", ""]) != \
+        digest.digest_of([""])
+    assert digest.messages_digest(["a", "\ud800"], 1) == digest.digest_of(["a", "\ud800"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from mockllm.protocol.digest import messages_digest
 from mockllm.protocol.tokens import _count, count_tokens, truncate_tokens
 from mockllm.protocol.types import (
     ChatCompletion, ChatCompletionMessage, ChatCompletionMessageToolCall, Choice, CompletionUsage,
@@ -36,10 +37,9 @@ class Draft:
 
 @lru_cache(maxsize=1)
 def _hashing() -> tuple:
-    """(stable_id, stable_int, hashlib.blake2b), imported on first use: `import mockllm` stays fast."""
-    import hashlib
+    """(stable_id, stable_int), imported on first use: `import mockllm` stays fast."""
     from mockllm._hash import stable_id, stable_int
-    return stable_id, stable_int, hashlib.blake2b
+    return stable_id, stable_int
 
 
 def apply_stop(text: str, stops: tuple[str, ...]) -> tuple[str, str | None]:
@@ -85,11 +85,15 @@ def _limit_calls(calls: list[dict], budget: int | None) -> tuple[list[dict], boo
 def read_prompt(messages: list[dict], tools: list | None) -> tuple[str, int]:
     """(digest, prompt tokens) of the request, in one pass over the messages.
 
-    The digest is a hex hash of every message (faster than hashing their repr, as deterministic);
+    The digest is a hex hash of every message (`mockllm.protocol.digest`: faster than hashing their
+    repr, as deterministic);
     the tokens are each message's content plus a fixed overhead, and the tools as JSON.
     """
-    parts, total = [], REPLY_PRIMING_TOKENS
-    for message in messages:
+    parts, total, cut = [], REPLY_PRIMING_TOKENS, 0
+    last_two = len(messages) - 2
+    for index, message in enumerate(messages):
+        if index == last_two:
+            cut = len(parts)  # the digest resumes from the conversation before these two
         text = message["content"] or ""
         parts += (message["role"], text)
         total += PER_MESSAGE_TOKENS + (_count(text) if type(text) is str else count_tokens(text))
@@ -100,8 +104,7 @@ def read_prompt(messages: list[dict], tools: list | None) -> tuple[str, int]:
                 total += sum(_call_tokens(call) for call in message["tool_calls"])
     if tools:
         total += count_tokens(_tools_json()(tools))
-    digest = _hashing()[2]("\x1f".join(parts).encode("utf-8", "surrogatepass"), digest_size=16)
-    return digest.hexdigest(), total
+    return messages_digest(parts, cut), total
 
 
 @lru_cache(maxsize=1)

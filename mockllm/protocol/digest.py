@@ -1,0 +1,60 @@
+"""The digest of a request's messages (part of a completion's id), hashed on from an earlier state.
+
+An agent resends its whole conversation at every step, two messages longer each time (the
+model's reply and its observation). Hashing all of it again costs as much as it is long, so the
+hash state after a request's messages but its last two, and after all of them, is remembered (at
+most MAX_STATES of them): a later request that starts with the same messages only hashes the rest.
+The digest is byte for byte the one hashing the joined text from scratch gives (`digest_of`).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+MAX_STATES = 64
+"""Hash states remembered (a bounded memo: the oldest is dropped first)."""
+MIN_HEAD = 8
+"""Parts before the last two messages below which hashing from scratch is cheaper than a look-up."""
+_SEP = "\x1f"
+_STATES: dict[tuple[str, ...], object] = {}
+"""Parts already hashed -> the blake2b state after them (never updated in place: copied first)."""
+
+
+@lru_cache(maxsize=1)
+def _blake2b() -> object:
+    """hashlib.blake2b, imported on first use: `import mockllm` stays fast."""
+    import hashlib
+    return hashlib.blake2b
+
+
+def _encoded(text: str) -> bytes:
+    """The text as the digest hashes it (UTF-8, lone surrogates kept)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def digest_of(parts: list[str] | tuple[str, ...]) -> str:
+    """The hex digest of `parts` joined by U+001F, hashed from scratch."""
+    return _blake2b()(_encoded(_SEP.join(parts)), digest_size=16).hexdigest()
+
+
+def _remember(parts: tuple[str, ...], state: object) -> None:
+    """Keep the state after `parts` as the newest, dropping the oldest beyond MAX_STATES."""
+    _STATES.pop(parts, None)
+    _STATES[parts] = state
+    while len(_STATES) > MAX_STATES:
+        _STATES.pop(next(iter(_STATES)), None)
+
+
+def messages_digest(parts: list[str], cut: int) -> str:
+    """`digest_of(parts)`, resumed from the remembered state after `parts[:cut]` when there is one."""
+    if cut < MIN_HEAD:
+        return digest_of(parts)
+    head = tuple(parts[:cut])
+    state = _STATES.get(head)
+    if state is None:
+        state = _blake2b()(_encoded(_SEP.join(head)), digest_size=16)
+    _remember(head, state)
+    full = state.copy()
+    if cut < len(parts):
+        full.update(_encoded((_SEP if head else "") + _SEP.join(parts[cut:])))
+        _remember(tuple(parts), full.copy())
+    return full.hexdigest()
