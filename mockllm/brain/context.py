@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from mockllm.brain.knowledge import first_date
 from mockllm.reading.conversation import Conversation, ToolSpec, correction_kind
+from mockllm.reading.history import built
 from mockllm.reading.replies import FULL_WIDTH
 from mockllm.reading.tool_kinds import map_args, tool_kind
 
@@ -139,15 +140,16 @@ class Ctx:
     def final(self, rule: str, answer: str, thought: str | None = None) -> Move:
         """A final-answer move of this family."""
         thought = thought or self.t("I now know the final answer.", "我现在知道最终答案了。")
-        return Move(thought, final_answer=answer, family=self.family, rule=f"{self.family}/{rule}")
+        return built(Move, thought=thought, action=None, action_input=None, final_answer=answer,
+                     family=self.family, rule=f"{self.family}/{rule}")
 
     def call(self, rule: str, tool: ToolSpec, args: dict, thought: str) -> Move:
         """A tool-call move of this family (acknowledging a corrective message first)."""
         if self.conv.last_correction == "unknown_tool":
             thought = self.t(f"That tool does not exist; I will use {tool.name}. ",
                              f"那个工具不存在，我改用 {tool.name}。") + thought
-        return Move(thought, action=tool.name, action_input=dict(args), family=self.family,
-                    rule=f"{self.family}/{rule}")
+        return built(Move, thought=thought, action=tool.name, action_input=dict(args),
+                     final_answer=None, family=self.family, rule=f"{self.family}/{rule}")
 
     def _seen(self, tool: ToolSpec, args: dict) -> list[str]:
         """Observations of earlier identical calls, corrective messages left out."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from mockllm.reading.history import (CORRECTION_PHRASES, History, PastStep, ReadOnlyDict,
-                                     _advance_cached, advance, correction_kind, start)
+                                     _advance_cached, advance, built, correction_kind, start)
 from mockllm.reading.layout import read_layout
 from mockllm.reading.replies import _FIELD, _fresh, parse_input, parse_reply
 from mockllm.reading.system_prompt import (ToolSpec, _get, find_rules, read_example, read_memory,
@@ -63,14 +63,6 @@ class Conversation:
     final_marker: str = "Final Answer"
     input_style: str = "json"
     opening: str = ""
-
-
-def _built(**fields: object) -> Conversation:
-    """A Conversation of all its fields, set at once (a frozen dataclass's `__init__` sets them one
-    `object.__setattr__` call at a time, the dearest part of reading a short request)."""
-    conversation = object.__new__(Conversation)
-    conversation.__dict__.update(fields)
-    return conversation
 
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -147,10 +139,11 @@ def _steps(h: History) -> tuple[PastStep, ...]:
     """The steps of a history as handed out (kept on the history when all can be shared)."""
     if h.view is not None:
         return h.view
-    steps = tuple(_shared(past) for past, _ in h.steps)
-    if all(type(past.action_input) is ReadOnlyDict for past in steps):
-        h.view = steps
-    return steps
+    steps = tuple([past for past, _ in h.steps])
+    if all([type(past.action_input) is ReadOnlyDict for past in steps]):
+        h.view = steps  # all can be shared as they are (the common case)
+        return steps
+    return tuple(_shared(past) for past in steps)
 
 
 def _turns(messages: list, specs: tuple[ToolSpec, ...] | None,
@@ -205,8 +198,8 @@ def read_conversation(messages: list, tools: list | None = None) -> Conversation
     opened = h is not None and h.question is not None
     question, language = _read_question(h.question) if opened else ("", "en")
     memory = {"last_city": h.before_city} if opened and h.before_city is not None else {}
-    return _built(
-        mode="text" if specs is None else "structured", system=system,
+    return built(
+        Conversation, mode="text" if specs is None else "structured", system=system,
         tools=h.specs if h is not None else specs if specs is not None else tools_text,
         rules=rules, has_example=has_example, example_values=values,
         question=question, language=language, memory={**memory, **dict(remembered)},

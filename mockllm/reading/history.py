@@ -29,6 +29,14 @@ class PastStep:
     reply: str
 
 
+def built(cls: type, **fields: object) -> object:
+    """An instance of the frozen dataclass `cls` from all its fields, set at once (its `__init__`
+    sets them one `object.__setattr__` call at a time, a cost reading pays at every message)."""
+    instance = object.__new__(cls)
+    instance.__dict__.update(fields)
+    return instance
+
+
 class ReadOnlyDict(dict):
     """A dict that refuses changes: the action input of a step that conversations share.
 
@@ -220,13 +228,14 @@ def _step(action: str | None, args: dict, reply: str, call_id: object) -> tuple[
     """A step not yet answered, with its call id; its input is shared when nothing in it can change."""
     if all(type(v) in _ATOMS for v in args.values()):
         args = ReadOnlyDict(args)
-    return PastStep(action, args, None, reply), call_id
+    return built(PastStep, action=action, action_input=args, observation=None, reply=reply), call_id
 
 
 def _answered(step: tuple[PastStep, object], observation: str) -> tuple[PastStep, object]:
     """The step with the observation fed back for it."""
     past, call_id = step
-    return PastStep(past.action, past.action_input, observation, past.reply), call_id
+    return built(PastStep, action=past.action, action_input=past.action_input,
+                 observation=observation, reply=past.reply), call_id
 
 
 def _city(args: dict, city: str | None) -> str | None:
