@@ -164,10 +164,13 @@ def test_many_small_messages_cost_linear_time() -> None:
     def seconds(pairs: int) -> float:
         messages = _ask("What is 2 + 2?", *[(_call("calculator", {"expression": f"{i} + 1"}), str(i + 1))
                                              for i in range(pairs)])
-        _clear_caches()
-        start = time.perf_counter()
-        respond(read_conversation(messages), persona="diligent", seed=0)
-        return time.perf_counter() - start
+        best = float("inf")
+        for _ in range(2):  # the best of two, as in _seconds: a garbage collection may hit one
+            _clear_caches()
+            start = time.perf_counter()
+            respond(read_conversation(messages), persona="diligent", seed=0)
+            best = min(best, time.perf_counter() - start)
+        return best
 
     seconds(64)
     times = [seconds(n) for n in (500, 2000, 8000)]
