@@ -16,7 +16,7 @@ import re
 from itertools import islice
 from typing import Callable
 
-__all__ = ["read_blob", "call_arguments", "is_no_action", "MAX_DEPTH"]
+__all__ = ["read_blob", "call_arguments", "is_no_action", "json_string", "MAX_DEPTH"]
 
 _NAME = r'"([^"\\\n]{1,200})"'  # a tool name: short, no escapes
 _ACTION_KEY = re.compile(r'"(?:action|tool_name)"\s*:\s*' + _NAME)
@@ -57,7 +57,7 @@ def _object_end(text: str, start: int) -> int:
     return -1
 
 
-def _string(literal: str) -> str:
+def json_string(literal: str) -> str:
     """The text of a JSON string literal (quotes included); its raw inside if it does not decode."""
     try:
         return json.loads(literal)
@@ -70,7 +70,7 @@ def _value_at(text: str, start: int, parse: Callable[[str], dict | str]) -> dict
     first = text[start:start + 1]
     if first == '"':
         found = _JSON_STRING.match(text, start)
-        return _string(found.group(0)) if found else text[start + 1:].split("\n", 1)[0]
+        return json_string(found.group(0)) if found else text[start + 1:].split("\n", 1)[0]
     if first == "{":
         end = _object_end(text, start)
         return parse(text[start:end + 1]) if end > start else {}
@@ -92,7 +92,7 @@ def read_blob(text: str, parse: Callable[[str], dict | str]) -> tuple[str | None
     found = _INPUT_KEY.search(text, key.end()) or _INPUT_KEY.search(text, 0, key.start())
     if found is None:
         return None
-    name = _string(f'"{key.group(1)}"').strip()
+    name = json_string(f'"{key.group(1)}"').strip()
     if re.fullmatch(r"(?i)final[ _]?answer", name):
         return None, {}
     return name, _value_at(text, found.end(), parse)
@@ -101,7 +101,7 @@ def read_blob(text: str, parse: Callable[[str], dict | str]) -> tuple[str | None
 def _kwarg_value(raw: str) -> object:
     """One keyword argument's value: a quoted string, a number or true/false, else the raw text."""
     if raw[:1] == '"':
-        return _string(raw)
+        return json_string(raw)
     if raw[:1] == "'":
         return raw.strip("'")
     if raw and len(raw) <= 40 and raw[:1] not in "[{":

@@ -12,9 +12,10 @@ Parameter names come from a JSON example or schema (its top-level keys, or those
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
+
+from mockllm.reading.reply_shapes import json_string
 
 __all__ = ["ToolSpec", "read_tools_text", "param_names"]
 
@@ -191,10 +192,7 @@ def _json_specs(text: str) -> list[ToolSpec]:
         desc = _SPEC_DESC.search(part)
         if not has_params and desc is None:
             continue  # a "name" key of some other JSON (an example's arguments)
-        try:
-            description = json.loads(desc.group(1)) if desc else ""
-        except ValueError:
-            description = desc.group(1)[1:-1]
+        description = json_string(desc.group(1)) if desc else ""
         props = part.find('"properties"')
         tools.append(ToolSpec(m.group(1), description, param_names(part[props:]) if props >= 0
                               else ()))
