@@ -63,9 +63,9 @@ def rulebook_block() -> str:
     return rulebook_markdown().strip()
 
 
-def render(text: str, names: tuple[str, ...], label: str = "README.md") -> str:
-    """Return `text` with the generated blocks `names` filled in."""
-    blocks = {**example_blocks(), "rulebook": rulebook_block()}
+def render(text: str, names: tuple[str, ...], blocks: dict[str, str],
+           label: str = "README.md") -> str:
+    """Return `text` with the generated blocks `names` filled in from `blocks`."""
     for name in names:
         pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
         if not pattern.search(text):
@@ -77,10 +77,11 @@ def render(text: str, names: tuple[str, ...], label: str = "README.md") -> str:
 def main(argv: list[str]) -> int:
     """Write the files, or with --check report which ones are out of date."""
     stale = []
+    blocks = {**example_blocks(), "rulebook": rulebook_block()}  # made once, for every file
     for path, names in BLOCKS.items():
         label = path.relative_to(ROOT).as_posix()
         old = path.read_text(encoding="utf-8")
-        new = render(old, names, label)
+        new = render(old, names, blocks, label)
         if new != old:
             stale.append(label)
             if "--check" not in argv:
