@@ -30,6 +30,12 @@ def first_decision(lines: list[str]) -> int | None:
     return next((i for i, line in enumerate(lines) if field_kind(line) in ("action", "final_answer")), None)
 
 
+def _input_after(lines: list[str], index: int) -> int | None:
+    """The index of the Action Input line that is the next field after line `index`, or None."""
+    following = next((i for i in range(index + 1, len(lines)) if field_kind(lines[i])), None)
+    return following if following is not None and field_kind(lines[following]) == "action_input" else None
+
+
 def blob_to_fields(text: str) -> str:
     """Rewrite a JSON-blob action ({"action": ..., "action_input": ...}) as fields. Built in lesson 05 (Failure clinic)."""
     lines = text.split("\n")
@@ -73,8 +79,7 @@ def call_to_fields(text: str) -> str:
     index = first_decision(lines)
     if index is None or field_kind(lines[index]) != "action":
         return text
-    following = next((i for i in range(index + 1, len(lines)) if field_kind(lines[i])), None)
-    if following is not None and field_kind(lines[following]) == "action_input":
+    if _input_after(lines, index) is not None:
         return text  # an explicit Action Input wins, as in lesson 03
     call = _CALL_LINE.fullmatch(_field_line(lines[index])[1])
     arguments = call_arguments(call[2]) if call else None
@@ -123,9 +128,8 @@ def drop_empty_action(text: str) -> str:
     if index is None or field_kind(lines[index]) != "action" or not _says_nothing(lines[index]):
         return text
     drop = {index}
-    following = next((i for i in range(index + 1, len(lines)) if field_kind(lines[i])), None)
-    if following is not None and field_kind(lines[following]) == "action_input" \
-            and _says_nothing(lines[following]):
+    following = _input_after(lines, index)
+    if following is not None and _says_nothing(lines[following]):
         drop.add(following)
     return "\n".join(line for i, line in enumerate(lines) if i not in drop)
 
