@@ -17,11 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from mockllm.protocol.fields import show, type_error, value_error
+from mockllm.protocol.fields import check_name, show, type_error, value_error
 from mockllm.protocol.jsonvalue import check_json
 
 FORMAT_TYPES = ("text", "json_object", "json_schema")
-_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SHAPE = ("{'type': 'text'}, {'type': 'json_object'} or {'type': 'json_schema', 'json_schema': "
           "{'name': ..., 'schema': {...}, 'strict': True}}")
 _NO_ACTION = frozenset({"none", "n/a", "na", "no action needed", "no action", ""})
@@ -55,8 +54,7 @@ def _check_json_schema(spec: object) -> dict:
     if not isinstance(spec, Mapping):
         raise type_error(field, "a dict {'name': ..., 'schema': {...}, 'strict': bool}", spec)
     name = spec.get("name")
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise value_error(f"{field}.name", name, "1 to 64 letters, digits, '_' or '-'")
+    check_name(f"{field}.name", name)
     schema = spec.get("schema", {})
     if not isinstance(schema, Mapping):
         raise type_error(f"{field}.schema", "a JSON schema dict", schema)

@@ -5,10 +5,9 @@ says which field is wrong and what is accepted.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
-from mockllm.protocol.fields import is_int, show, type_error, value_error
+from mockllm.protocol.fields import check_name, is_int, show, type_error, value_error
 from mockllm.protocol.jsonvalue import check_json
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
@@ -16,7 +15,6 @@ _PLAIN_ROLES = frozenset(ROLES) - {"tool"}
 TOOL_CHOICES = ("none", "auto", "required")
 MAX_STOP = 4
 _MAPS = (dict, Mapping)  # dict first: an exact type check is much faster than the ABC's
-_TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _MESSAGE_SHAPE = "a dict like {'role': 'user', 'content': '...'}"
 _PART_SHAPE = "{'type': 'text', 'text': '...'}"
 _CALL_SHAPE = "{'id': ..., 'type': 'function', 'function': {'name': ..., 'arguments': '...'}}"
@@ -267,8 +265,7 @@ def _check_tool(field: str, tool: object) -> object:
         raise value_error(field, tool, _TOOL_SHAPE)
     function = tool["function"]
     name = function.get("name")
-    if not isinstance(name, str) or not _TOOL_NAME.fullmatch(name):
-        raise value_error(f"{field}.function.name", name, "1 to 64 letters, digits, '_' or '-'")
+    check_name(f"{field}.function.name", name)
     if not isinstance(function.get("description", ""), str):
         raise type_error(f"{field}.function.description", "a str", function["description"])
     parameters = function.get("parameters", {})
