@@ -80,6 +80,16 @@ def line_totals(text: str) -> dict[str, str]:
     return {line.strip(): amount for line, amount in _TOTAL.findall(text or "")}
 
 
+def amounts_text(lines: dict[str, list[str]]) -> str:
+    """The amounts of each product line, one line each ('Books: 156.90, 89.00')."""
+    return "\n".join(f"{line}: {', '.join(amounts)}" for line, amounts in lines.items())
+
+
+def totals_text(totals: dict[str, str]) -> str:
+    """The totals as line_totals reads them ('Books: 3317.01 CNY; Toys: 88.00 CNY')."""
+    return "; ".join(f"{line}: {total} CNY" for line, total in totals.items())
+
+
 def validate_totals(totals: Any, rows: list[dict]) -> list[str]:
     """Problems of the totals: a line missing or extra, or a total unequal to its orders' sum."""
     if not isinstance(totals, dict) or not totals:

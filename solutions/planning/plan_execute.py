@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solutions.agent import Trace, run_agent
-from solutions.planning.checkpoints import amounts_by_line, kept_orders, line_totals, order_rows
+from solutions.planning.checkpoints import (amounts_by_line, amounts_text, kept_orders,
+                                            line_totals, order_rows, totals_text)
 from solutions.tools import Tool, ToolRegistry
 
 PLAN_PROMPT = ("Make a plan for this task, one numbered step per line, each step a short "
@@ -72,12 +73,11 @@ def with_data(step: str, executed: list[tuple[str, Trace]]) -> str:
     """The step's question, with the data it needs from the steps before it."""
     rows, totals = _notes(executed)
     if re.match(r"(?i)add up", step) and rows:
-        lines = amounts_by_line(kept_orders(rows))
-        return step + "\n" + "\n".join(f"{line}: {', '.join(a)}" for line, a in lines.items())
+        return step + "\n" + amounts_text(amounts_by_line(kept_orders(rows)))
     if re.match(r"(?i)write", step) and totals:
         dates = sorted(row["date"] for row in rows)
         span = f" ({dates[0]} to {dates[-1]})" if dates else ""
-        return f"{step.rstrip('.')}{span}: " + "; ".join(f"{k}: {v} CNY" for k, v in totals.items())
+        return f"{step.rstrip('.')}{span}: " + totals_text(totals)
     return step
 
 

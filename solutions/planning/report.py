@@ -8,9 +8,9 @@ import re
 from typing import Any
 
 from solutions.agent import Trace, run_agent
-from solutions.planning.checkpoints import (amounts_by_line, kept_orders, last_quarter,
-                                            line_totals, order_rows, validate_orders,
-                                            validate_report, validate_totals)
+from solutions.planning.checkpoints import (amounts_by_line, amounts_text, kept_orders,
+                                            last_quarter, line_totals, order_rows, totals_text,
+                                            validate_orders, validate_report, validate_totals)
 from solutions.planning.stages import Stage, StagedRun, run_stages
 from solutions.tools import ToolRegistry
 
@@ -41,14 +41,12 @@ def _period(traces: list[Trace], _: dict) -> dict:
 
 def _sums_question(lines: dict[str, list[str]]) -> str:
     """Ask for the sums of the product lines given as 'Line: a, b, c'."""
-    listed = "\n".join(f"{line}: {', '.join(amounts)}" for line, amounts in lines.items())
-    return f"Add up the amounts of each product line:\n{listed}"
+    return f"Add up the amounts of each product line:\n{amounts_text(lines)}"
 
 
 def _report_question(totals: dict[str, str], start: str, end: str) -> str:
     """Ask for the report text from totals already found."""
-    given = "; ".join(f"{line}: {total} CNY" for line, total in totals.items())
-    return f"Write the weekly report from these totals ({start} to {end}): {given}."
+    return f"Write the weekly report from these totals ({start} to {end}): {totals_text(totals)}."
 
 
 def _totals(traces: list[Trace], _: dict) -> dict[str, str]:
