@@ -69,10 +69,10 @@ class GuardedTools(ToolRegistry):
         if isinstance(name, str) and name in self:
             arguments = bind_arguments(self[name], arguments)
         verdict = repeat_verdict(self.calls, name, arguments)
-        earlier = next((r for c, r in zip(self.calls, self.results) if c == (name, arguments)), "")
         if verdict == "stop":
             self.stop_reason, result = "repeated_call", STOP_NOTE
-        elif verdict == "repeat":
+        elif verdict == "repeat":  # the earlier result again, with the note
+            earlier = next(r for c, r in zip(self.calls, self.results) if c == (name, arguments))
             result = f"{earlier}\n{REPEAT_NOTE.format(action=name)}"
         else:
             result = self._with_example(name, super().run(name, arguments))
