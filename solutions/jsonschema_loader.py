@@ -15,13 +15,7 @@ GRAMMAR_MODULE = "rfc3987_syntax"
 
 
 def load_jsonschema() -> Any:
-    """`import jsonschema`, without building rfc3987_syntax's grammar at import (about a second).
-
-    jsonschema imports rfc3987_syntax for its `iri` formats, and that module builds a large
-    parser when imported. When jsonschema is not loaded yet, a stand-in takes its place and
-    imports the real module the first time an `iri` format is checked, so every check behaves as
-    before (the test suite's conftest.py calls `defer_iri_grammar` at start-up).
-    """
+    """`import jsonschema`, its IRI grammar deferred (see the module docstring) unless loaded already."""
     if "jsonschema" not in sys.modules:
         defer_iri_grammar()
     import jsonschema
