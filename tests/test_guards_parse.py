@@ -3,7 +3,6 @@ failure shape of the mock and on real replies of a small model (vendored in test
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from solutions.guards.parse import REWRITES, split_values
 from solutions.guards.shapes import blob_to_fields, call_arguments, call_to_fields, drop_empty_action
 from solutions.parsing import parse_step
 from solutions.tools import world_tools
+from timing import best_seconds
 
 DATA = Path(__file__).resolve().parent / "data"
 REAL = [json.loads(line) for name in ("real_replies_sample.jsonl", "real_replies_shapes.jsonl")
@@ -236,12 +236,7 @@ def test_never_raises(value: object) -> None:
 
 def _seconds(text: str) -> float:
     """The best of three timings of parse_reply(text)."""
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        parse_reply(text)
-        best = min(best, time.perf_counter() - started)
-    return best
+    return best_seconds(lambda: parse_reply(text))
 
 
 @pytest.mark.parametrize("unit", [

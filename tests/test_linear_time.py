@@ -9,10 +9,8 @@ quadratic or worse behaviour, such as regex backtracking or re-reading the histo
 """
 from __future__ import annotations
 
-import gc
 import json
 import sys
-import time
 from collections.abc import Callable
 
 import pytest
@@ -20,6 +18,7 @@ import pytest
 from mockllm.reading.conversation import read_conversation
 from mockllm.reply.respond import respond
 from policy_world import EXAMPLE, system_prompt
+from timing import best_seconds
 
 SIZES = (256, 1_024, 4_096, 16_384, 65_536, 262_144, 1_048_576)
 """Characters, from small (a cubic pattern fails fast) to 1 MB."""
@@ -137,22 +136,9 @@ def _clear_caches() -> None:
 
 
 def _best_of_two(messages: list, tools: list | None = None) -> float:
-    """The best of two timings of reading and answering the request, with cold memos.
-
-    The garbage collector is paused during the timings, so that a collection of the rest of the
-    test session's heap does not land in one of them.
-    """
-    best = float("inf")
-    gc.disable()
-    try:
-        for _ in range(2):
-            _clear_caches()
-            start = time.perf_counter()
-            respond(read_conversation(messages, tools), persona="diligent", seed=0)
-            best = min(best, time.perf_counter() - start)
-    finally:
-        gc.enable()
-    return best
+    """The best of two timings of reading and answering the request, with cold memos."""
+    return best_seconds(lambda: respond(read_conversation(messages, tools), persona="diligent", seed=0),
+                        repeats=2, setup=_clear_caches)
 
 
 def _seconds(slot: str, pattern: str, n: int) -> float:

@@ -7,7 +7,6 @@ naming the field; a huge request is checked in linear time.
 from __future__ import annotations
 
 import inspect
-import time
 import typing
 from enum import Enum
 
@@ -17,6 +16,7 @@ from openai.resources.chat.completions import Completions as SDKCompletions
 
 from mockllm import MockLLM
 from mockllm.protocol.params import CHECKS, CHOICES, IGNORED, PARAMETERS, UNSUPPORTED, is_not_given
+from timing import best_seconds
 
 USER = {"role": "user", "content": "Question: what is 2 + 2?"}
 TOOL = {"type": "function", "function": {"name": "calculator", "description": "Arithmetic.",
@@ -187,12 +187,7 @@ def test_a_str_enum_role_is_read_as_its_string() -> None:
 
 def _seconds(call: object) -> float:
     """The best of three timings of `call()`."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        call()
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_seconds(call)
 
 
 @pytest.mark.parametrize("field", ["content", "stop", "tool_description", "metadata_free", "extra_key"])

@@ -2,13 +2,12 @@
 they stay linear on hostile input."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from mockllm.reading.replies import _reply_call, parse_input, parse_reply
 from mockllm.reading.reply_shapes import MAX_ARGS, call_arguments, is_no_action, read_blob
 from mockllm.reading.system_prompt import ToolSpec
+from timing import best_seconds
 
 TOOLS = (ToolSpec("calculator", "", ("expression",)), ToolSpec("get_weather", "", ("city", "date")))
 
@@ -79,12 +78,7 @@ HOSTILE = {
 
 def _seconds(text: str) -> float:
     """The best of three timings of reading `text` as a reply (no memo)."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        _reply_call.__wrapped__(text)
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_seconds(lambda: _reply_call.__wrapped__(text))
 
 
 @pytest.mark.parametrize("name", HOSTILE)

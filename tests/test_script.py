@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from mockllm import MockLLM, ScriptExhaustedError
+from timing import best_seconds
 
 MESSAGES = [{"role": "user", "content": "Question: what is the weather in Paris?"}]
 ACTION = 'Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}'
@@ -180,15 +181,12 @@ def test_a_utf8_bom_is_accepted(tmp_path: Path, suffix: str) -> None:
 
 def test_reading_a_deep_yaml_file_is_fast(tmp_path: Path) -> None:
     """PyYAML spends seconds on deeply nested flow collections: the depth is checked first."""
-    import time
-
     small, large = tmp_path / "small.yaml", tmp_path / "large.yaml"
     small.write_text("[" * 10_000)
     large.write_text("[" * 40_000)
-    timings = []
-    for path in (small, large):
-        start = time.perf_counter()
+    def refuse(path: object) -> None:
         with pytest.raises(ValueError):
             MockLLM.from_script(path)
-        timings.append(time.perf_counter() - start)
+
+    timings = [best_seconds(lambda: refuse(path), repeats=1) for path in (small, large)]
     assert timings[1] < 8 * timings[0] + 0.05

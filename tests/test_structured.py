@@ -19,6 +19,7 @@ from solutions.structured import (STRUCTURED_RULES, StructuredStep, assistant_me
                                   structured_agent, structured_prompt, tool_messages)
 from solutions.structured_text import EMPTY_REPLY, call_in_content, read_content
 from solutions.tools import Tool, ToolRegistry, world_tools
+from timing import best_seconds
 
 TOOLS = world_tools()
 WEATHER = '{"city": "Beijing", "date": "2025-03-15"}'
@@ -110,13 +111,9 @@ def test_bad_input_never_raises(arguments: Any) -> None:
 
 
 def test_decoding_grows_linearly() -> None:
-    import time
-
     def seconds(size: int) -> float:
         text = json.dumps({"expression": "1+" * size})
-        start = time.perf_counter()
-        decode_arguments(text)
-        return time.perf_counter() - start
+        return best_seconds(lambda: decode_arguments(text))
 
     assert seconds(4000) < 8 * seconds(1000) + 0.01
 
@@ -209,13 +206,9 @@ def test_an_empty_reply_gets_a_corrective_message() -> None:
 
 @pytest.mark.parametrize("unit", ["{", '{"name": ', "Action:\n", "```\n", "x"])
 def test_read_content_grows_linearly_on_long_junk(unit: str) -> None:
-    import time
-
     def seconds(size: int) -> float:
         text = unit * size
-        start = time.perf_counter()
-        read_content(text)
-        return time.perf_counter() - start
+        return best_seconds(lambda: read_content(text))
 
     seconds(1000)  # warm up
     assert seconds(40_000) < 8 * seconds(10_000) + 0.01
