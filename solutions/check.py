@@ -103,30 +103,28 @@ def run_cases(fn: Callable, exercise: Exercise, runner: str | None = None) -> li
 
     `runner` is "fork" or "thread" (see `solutions.limits`); None means the platform's default.
     """
-    results: list[CaseResult] = []
     budget_end = time.monotonic() + CHECK_SECONDS
-    stopped = False
-    for number, case in enumerate(exercise.cases, start=1):
-        remaining = budget_end - time.monotonic()
-        if stopped or remaining <= 0:
-            results.append(CaseResult(number, case, "skipped"))
-            continue
-        result = run_case(fn, exercise, number, case, min(CASE_SECONDS, remaining), runner)
-        stopped = result.status == "timeout"
-        results.append(result)
-    return results
+    calls = [_call(fn, exercise, case) for case in exercise.cases]
+    outcomes = limits.run_each(calls, lambda _index: min(CASE_SECONDS, budget_end - time.monotonic()),
+                               runner or limits.DEFAULT_RUNNER)
+    results = [_result(number, case, outcome, budget_end)
+               for number, (case, outcome) in enumerate(zip(exercise.cases, outcomes), start=1)]
+    return results + [CaseResult(number, case, "skipped")
+                      for number, case in enumerate(exercise.cases, start=1) if number > len(results)]
 
 
-def run_case(fn: Callable, exercise: Exercise, number: int, case: Case,
-             seconds: float = CASE_SECONDS, runner: str | None = None) -> CaseResult:
-    """Build the case's inputs, then call and judge under the time limit."""
+def _call(fn: Callable, exercise: Exercise, case: Case) -> Callable[[], Verdict]:
+    """The case as a call: its inputs are built here, the call and the verdict where it runs."""
     args, kwargs = case.inputs()
-    outcome = limits.run_limited(lambda: attempt(fn, exercise, case, args, kwargs), seconds,
-                                 runner or limits.DEFAULT_RUNNER)
+    return lambda: attempt(fn, exercise, case, args, kwargs)
+
+
+def _result(number: int, case: Case, outcome: limits.Outcome, budget_end: float) -> CaseResult:
+    """The CaseResult of one limited call."""
     if outcome.kind == "done":
         return CaseResult(number, case, *outcome.value)
     if outcome.kind == "timeout":
-        when = (f"after {CASE_SECONDS:g} seconds" if seconds >= CASE_SECONDS
+        when = (f"after {CASE_SECONDS:g} seconds" if time.monotonic() < budget_end
                 else f"when the check's {CHECK_SECONDS:g} seconds were used up")
         cause = TIMED_OUT.format(when=when)
         return CaseResult(number, case, "timeout", "still running when stopped", cause,

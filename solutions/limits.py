@@ -1,10 +1,12 @@
 """Run one call under a time limit, so that no exercise case can hang a notebook.
 
-`solutions.check` runs every case through `run_limited(call, seconds)`. Two runners:
+`solutions.check` runs the cases of an exercise through `run_each(calls, seconds_for)`, and
+`run_limited(call, seconds)` runs a single call. Two runners:
 
-- **fork** (Linux): the call runs in a forked child process, which inherits everything the
-  notebook defined (no pickling of your function), gets an address-space limit of
-  `MEMORY_HEADROOM` bytes above the notebook's own, and is killed at the deadline. It bounds
+- **fork** (Linux): the calls run one after another in a forked child process, which inherits
+  everything the notebook defined (no pickling of your function), gets an address-space limit of
+  `MEMORY_HEADROOM` bytes above the notebook's own, and is killed at the deadline of the call it
+  is running (a child that dies mid-call is replaced for the calls after it). It bounds
   everything: a Python loop, one long C-level operation such as `2 ** 10 ** 10`, a huge
   allocation (which fails with MemoryError). Side effects of the call stay in the child.
 - **thread** (macOS, Windows, or wherever fork is missing): the call runs in this thread; a
@@ -31,7 +33,7 @@ import threading
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 MEMORY_HEADROOM = 2 * 1024 ** 3   # bytes a forked case may allocate beyond the notebook's own
 RETRY_SECONDS = 0.05              # how often the thread runner re-raises a swallowed timeout
@@ -57,54 +59,91 @@ def run_limited(call: Callable[[], Any], seconds: float, runner: str = DEFAULT_R
 
     An exception escaping `call` becomes Outcome("crashed", detail="Type: message").
     """
+    outcomes = run_each([call], lambda _index: seconds, runner)
+    return outcomes[0] if outcomes else Outcome("timeout")
+
+
+def run_each(calls: Sequence[Callable[[], Any]], seconds_for: Callable[[int], float],
+             runner: str = DEFAULT_RUNNER) -> list[Outcome]:
+    """Run the calls one after another, call i for at most `seconds_for(i)` seconds (asked as it starts).
+
+    Returns one Outcome per call run: the list ends early after a timeout, or when `seconds_for`
+    gives no time left. The fork runner runs them all in one child (a new one after a crash), so a
+    check costs one fork, not one per case; their side effects stay in the child.
+    """
     if runner not in RUNNERS:
         raise ValueError(f"runner must be one of {', '.join(RUNNERS)}, got {runner!r}")
-    if seconds <= 0:
-        return Outcome("timeout")
-    return _in_child(call, seconds) if runner == "fork" else _in_thread(call, seconds)
+    run = _in_child if runner == "fork" else _in_thread
+    return run(list(calls), seconds_for)
 
 
 # ---------------------------------------------------------------- fork runner
 
-def _in_child(call: Callable[[], Any], seconds: float) -> Outcome:
-    """Fork; the child runs `call` and pickles its outcome into a pipe; kill it at the deadline."""
+_LENGTH = 8  # bytes of the length that goes before each pickled Outcome in the pipe
+
+
+def _in_child(calls: list[Callable[[], Any]], seconds_for: Callable[[int], float]) -> list[Outcome]:
+    """Run the calls in forked children (one, or a new one after each crash)."""
+    outcomes: list[Outcome] = []
+    while len(outcomes) < len(calls):
+        finished = _one_child(calls, len(outcomes), seconds_for, outcomes)
+        if finished:
+            break
+    return outcomes
+
+
+def _one_child(calls: list[Callable[[], Any]], start: int, seconds_for: Callable[[int], float],
+               outcomes: list[Outcome]) -> bool:
+    """Run calls[start:] in one child, appending to `outcomes`; True when nothing more is to run."""
     read_end, write_end = os.pipe()
     with warnings.catch_warnings():  # Python 3.12+ warns about forking a threaded process
         warnings.simplefilter("ignore", DeprecationWarning)
         pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(read_end)
-        _child_main(call, write_end)
+        _child_main(calls[start:], write_end)
     os.close(write_end)
+    reader, died = _Frames(read_end), False
     try:
-        data = _read_until(read_end, time.monotonic() + seconds)
+        for index in range(start, len(calls)):
+            seconds = seconds_for(index)
+            if seconds <= 0:
+                return True
+            frame = reader.next(time.monotonic() + seconds)
+            if frame is None:
+                outcomes.append(Outcome("timeout"))
+                return True
+            if not frame:  # the pipe closed before a whole Outcome came: the child died
+                died = True
+                break
+            outcomes.append(pickle.loads(frame))
+        else:
+            return True
     finally:
         os.close(read_end)
         status = _reap(pid)
-    if data is None:
-        return Outcome("timeout")
-    try:
-        return pickle.loads(data)
-    except Exception:  # nothing, or half a message: the child died while working
-        died = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else "no result"
-        return Outcome("crashed", detail=f"the process running the case died ({died})")
+    if died:
+        how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else "no result"
+        outcomes.append(Outcome("crashed", detail=f"the process running the case died ({how})"))
+    return False
 
 
-def _child_main(call: Callable[[], Any], write_end: int) -> None:
-    """In the child: limit memory, run the call, send the pickled Outcome, exit at once."""
+def _child_main(calls: list[Callable[[], Any]], write_end: int) -> None:
+    """In the child: limit memory, run each call, send each pickled Outcome, exit at once."""
     try:
         _limit_memory()
-        try:
-            outcome = Outcome("done", call())
-        except BaseException as exc:  # noqa: BLE001 - everything is reported to the parent
-            outcome = Outcome("crashed", detail=f"{type(exc).__name__}: {exc}")
-        try:
-            data = pickle.dumps(outcome)
-        except Exception as exc:  # a value that cannot travel back
-            data = pickle.dumps(Outcome("crashed", detail=f"result not picklable ({exc})"))
-        view = memoryview(data)
-        while view:
-            view = view[os.write(write_end, view):]
+        for call in calls:
+            try:
+                outcome = Outcome("done", call())
+            except BaseException as exc:  # noqa: BLE001 - everything is reported to the parent
+                outcome = Outcome("crashed", detail=f"{type(exc).__name__}: {exc}")
+            try:
+                data = pickle.dumps(outcome)
+            except Exception as exc:  # a value that cannot travel back
+                data = pickle.dumps(Outcome("crashed", detail=f"result not picklable ({exc})"))
+            view = memoryview(len(data).to_bytes(_LENGTH, "big") + data)
+            while view:
+                view = view[os.write(write_end, view):]
     finally:
         os._exit(0)  # no atexit handlers, no flushing of the notebook's streams
 
@@ -125,17 +164,35 @@ def _limit_memory() -> None:
         pass
 
 
-def _read_until(read_end: int, deadline: float) -> bytes | None:
-    """Read the pipe to its end; None when the deadline passes first."""
-    chunks: list[bytes] = []
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0 or not select.select([read_end], [], [], remaining)[0]:
-            return None
-        chunk = os.read(read_end, 1 << 16)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
+class _Frames:
+    """Reads length-prefixed frames from a pipe, each under a deadline."""
+
+    def __init__(self, fd: int) -> None:
+        """Frames from the read end `fd`."""
+        self.fd, self.buffer = fd, bytearray()
+
+    def next(self, deadline: float) -> bytes | None:
+        """The next frame; b"" when the pipe closes first, None when the deadline passes first."""
+        ended = self._fill(_LENGTH, deadline)
+        wanted = _LENGTH + int.from_bytes(self.buffer[:_LENGTH], "big")
+        ended = ended or self._fill(wanted, deadline)
+        if ended:
+            return None if ended == "late" else b""
+        frame = bytes(self.buffer[_LENGTH:wanted])
+        del self.buffer[:wanted]
+        return frame
+
+    def _fill(self, size: int, deadline: float) -> str:
+        """Read until `size` bytes are buffered: "" then, else "late" or "closed"."""
+        while len(self.buffer) < size:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self.fd], [], [], remaining)[0]:
+                return "late"
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                return "closed"
+            self.buffer += chunk
+        return ""
 
 
 def _reap(pid: int) -> int:
@@ -149,7 +206,21 @@ def _reap(pid: int) -> int:
 
 # ---------------------------------------------------------------- thread runner
 
-def _in_thread(call: Callable[[], Any], seconds: float) -> Outcome:
+def _in_thread(calls: list[Callable[[], Any]], seconds_for: Callable[[int], float]) -> list[Outcome]:
+    """Each call here, under a watchdog; stop at the first timeout."""
+    outcomes: list[Outcome] = []
+    for index, call in enumerate(calls):
+        seconds = seconds_for(index)
+        outcome = _one_in_thread(call, seconds) if seconds > 0 else None
+        if outcome is None:
+            break
+        outcomes.append(outcome)
+        if outcome.kind == "timeout":
+            break
+    return outcomes
+
+
+def _one_in_thread(call: Callable[[], Any], seconds: float) -> Outcome:
     """Run `call` here while a watchdog raises CaseTimeout in this thread at the deadline."""
     target, finished = threading.get_ident(), threading.Event()
 
