@@ -239,3 +239,24 @@ def test_the_reference_handed_back_is_recognised(name: str, capsys: pytest.Captu
     assert capsys.readouterr().out == (
         f"{name}: this is still the reference {REGISTRY[name].reference_path()}: run your own cell "
         f"first (the one that defines {name}), then this check\n")
+
+
+@pytest.mark.skipif(limits.DEFAULT_RUNNER != "fork", reason="fork runner: Linux only")
+def test_a_case_that_kills_its_process_fails_and_the_next_cases_still_run(toy: Exercise) -> None:
+    import os
+
+    def double(x):
+        if x == -1.5:
+            os._exit(3)  # the process running the cases dies in case 2
+        return x * 2
+    results = run_cases(double, toy, runner="fork")
+    assert [result.status for result in results] == ["pass", "fail", "pass", "pass", "pass"]
+    assert results[1].got == "the process running the case died (no result)"
+
+
+@pytest.mark.skipif(limits.DEFAULT_RUNNER != "fork", reason="fork runner: Linux only")
+def test_the_fork_runner_runs_a_whole_check_in_one_child() -> None:
+    import os
+    outcomes = limits.run_each([os.getpid] * 4, lambda _index: 5, "fork")
+    pids = {outcome.value for outcome in outcomes}
+    assert len(outcomes) == 4 and len(pids) == 1 and os.getpid() not in pids
