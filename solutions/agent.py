@@ -26,6 +26,7 @@ class TraceStep:
     raw_reply: str = ""
     tokens: int = 0
     explanation: dict = field(default_factory=dict)  # the mock's x_mock, {} for other clients
+    messages_sent: list[dict] | None = field(default=None, repr=False, compare=False)  # None: not recorded
 
 
 @dataclass
@@ -109,6 +110,7 @@ def run_step(
         options["stop"] = stop
     if max_tokens is not None:
         options["max_tokens"] = max_tokens
+    sent = list(messages)  # the exact messages of this call, kept in the step for the trace viewer
     response = client.chat.completions.create(model=model, messages=messages, **options)
     reply = response.choices[0].message.content or ""
     messages.append({"role": "assistant", "content": reply})  # keep the whole history
@@ -138,6 +140,7 @@ def run_step(
         raw_reply=reply,
         tokens=response.usage.total_tokens if response.usage is not None else 0,
         explanation=explanation_of(response),
+        messages_sent=sent,
     )
 
 
