@@ -102,7 +102,7 @@ def test_readme_links_resolve_and_map_every_lesson() -> None:
 
 # ---------------------------------------------------------------- the test suite's own set-up
 
-TEST_PLUGINS = {"nbval", "pytest-xdist"}
+TEST_PLUGINS = {"hypothesis", "nbval", "pytest-socket", "pytest-xdist"}
 """The distributions whose pytest plugins the suite uses; any other plugin must be switched off."""
 
 
