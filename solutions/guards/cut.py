@@ -7,12 +7,25 @@ API; this cut removes all of them, whatever label the model used, on the program
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from solutions.parsing import _balanced_end, _field_line
+
+MEMO_LINE = 400
+"""Lines up to this long have their field remembered: each rewrite reads the same few lines again."""
+
+
+def field_line(line: str) -> tuple[str, str] | None:
+    """(kind, rest of the line) when `line` starts a field, else None: lesson 03's reading, remembered. Built in lesson 05 (Failure clinic)."""
+    return _remembered(line) if len(line) <= MEMO_LINE else _field_line(line)
+
+
+_remembered = lru_cache(maxsize=4096)(_field_line)
 
 
 def field_kind(line: str) -> str | None:
     """The field a line starts ('thought', 'action', 'action_input', 'observation', 'final_answer', ...), or None. Built in lesson 05 (Failure clinic)."""
-    found = _field_line(line)
+    found = field_line(line)
     return found[0] if found else None
 
 

@@ -16,8 +16,8 @@ import json
 import re
 from typing import Any
 
-from solutions.guards.cut import field_kind
-from solutions.parsing import _LITERAL_EVAL_LIMIT, _field_line, _json_object, parse_action_input
+from solutions.guards.cut import field_kind, field_line
+from solutions.parsing import _LITERAL_EVAL_LIMIT, _json_object, parse_action_input
 
 _BLOB_START = re.compile(r"[ \t>]*+(?:`{1,3}(?:json)?[ \t]*+)?(?:action[ \t]*+[:：][ \t]*+)?\{", re.I)
 _CALL_LINE = re.compile(r"[ \t*_`]*+([A-Za-z_][\w.\-]*+)[ \t]*+\((.*)\)[ \t*_`.]*+", re.DOTALL)
@@ -42,7 +42,7 @@ def blob_to_fields(text: str) -> str:
     for index, line in enumerate(lines):
         if _BLOB_START.match(line):
             return _rewrite_blob(lines, index) or text
-        found = _field_line(line)
+        found = field_line(line)
         if found and found[0] in ("action", "action_input", "final_answer") and found[1].strip():
             return text  # the fields are in use: no blob
     return text
@@ -56,7 +56,7 @@ def _rewrite_blob(lines: list[str], index: int) -> str | None:
         return None
     head = lines[:index]
     while head and (head[-1].strip().startswith("```") or not head[-1].strip()
-                    or (field_kind(head[-1]) == "action" and not _field_line(head[-1])[1].strip())):
+                    or (field_kind(head[-1]) == "action" and not field_line(head[-1])[1].strip())):
         head.pop()  # the fence and the bare `Action:` label above the blob
     return "\n".join([*head, *_fields_for(keys["action"], keys.get("action_input"))])
 
@@ -81,7 +81,7 @@ def call_to_fields(text: str) -> str:
         return text
     if _input_after(lines, index) is not None:
         return text  # an explicit Action Input wins, as in lesson 03
-    call = _CALL_LINE.fullmatch(_field_line(lines[index])[1])
+    call = _CALL_LINE.fullmatch(field_line(lines[index])[1])
     arguments = call_arguments(call[2]) if call else None
     if arguments is None:
         return text
@@ -136,5 +136,5 @@ def drop_empty_action(text: str) -> str:
 
 def _says_nothing(line: str) -> bool:
     """True when a field line's value is empty or a 'none' word."""
-    value = _field_line(line)[1].strip(" \t*_`'\"()[].").lower()
+    value = field_line(line)[1].strip(" \t*_`'\"()[].").lower()
     return value in _NO_ACTION
