@@ -51,7 +51,8 @@ def test_next_and_prev_change_the_step_on_show(recorded) -> None:
     assert viewer.number == 1 and "Action get_current_date" in viewer.describe()
     viewer.next.click()
     assert viewer.number == 2 and viewer.step is trace.steps[1]
-    assert viewer.describe() == "TraceViewer: step 2 of 4 · Action get_weather"
+    used = trace.steps[0].tokens + trace.steps[1].tokens
+    assert viewer.describe() == f"TraceViewer: step 2 of 4 · Action get_weather · tokens so far: {used} (no budget)"
     assert shown_text(viewer) == step_text(trace, 2) and "Action:       get_weather" in shown_text(viewer)
     viewer.prev.click()
     assert viewer.number == 1 and "get_current_date" in shown_text(viewer)
@@ -128,7 +129,8 @@ def test_the_viewer_refuses_bad_arguments(recorded) -> None:
 def test_the_viewer_displays_as_a_widget_with_a_text_form(recorded) -> None:
     trace, _ = recorded
     bundle = TraceViewer(trace)._repr_mimebundle_()
-    assert bundle["text/plain"] == "TraceViewer: step 1 of 4 · Action get_current_date"
+    assert bundle["text/plain"] == ("TraceViewer: step 1 of 4 · Action get_current_date · "
+                                    f"tokens so far: {trace.steps[0].tokens} (no budget)")
     assert "application/vnd.jupyter.widget-view+json" in bundle
 
 
@@ -147,7 +149,7 @@ def test_two_personas_give_two_different_traces() -> None:
     line, shown = playground.output.outputs
     assert line["text"] == f"looper · run_agent · prompt with every part: stopped: step_limit after 5 steps, " \
                            f"{looper.total_tokens} tokens\n"
-    assert shown["data"]["text/plain"] == "TraceViewer: step 1 of 5 · Action get_current_date"
+    assert shown["data"]["text/plain"].startswith("TraceViewer: step 1 of 5 · Action get_current_date")
 
 
 def test_the_guards_and_the_prompt_toggles_change_the_run() -> None:

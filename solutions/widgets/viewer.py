@@ -12,7 +12,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from solutions.widgets.base import Rendered, WidgetView, replace_output
-from solutions.widgets.step_view import step_html, step_text
+from solutions.widgets.step_view import step_html, step_text, tokens_line
 
 
 def check_trace(trace: Any) -> None:
@@ -80,13 +80,14 @@ class TraceViewer(WidgetView):
         return step_text(self.trace, self.number, self.budget)
 
     def describe(self) -> str:
-        """'TraceViewer: step 2 of 4 · Action get_weather' (or the step's answer or error)."""
+        """'TraceViewer: step 2 of 4 · Action get_weather · tokens so far: ...' (or its answer or error)."""
         if not self.trace.steps:
             return f"TraceViewer: no step ({self.trace.stop_reason})"
         step = self.step
         shown = (f"Action {step.action}" if step.action is not None
                  else "Final Answer" if step.final_answer is not None else "Format error")
-        return f"TraceViewer: step {self.number} of {len(self.trace.steps)} · {shown}"
+        return f"TraceViewer: step {self.number} of {len(self.trace.steps)} · {shown} · " + tokens_line(
+            self.trace, self.number, self.budget)
 
     def _render(self) -> None:
         """Redraw the step on show and set which buttons lead anywhere."""
