@@ -6,8 +6,6 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from mockllm import MockLLM
 
 SCRIPTED = r'''
@@ -39,10 +37,35 @@ print(json.dumps(out, sort_keys=True, ensure_ascii=False))
 '''
 
 
-def _run(code: str, hash_seed: str) -> str:
+AGENT_RUNS = r'''
+import sys
+from mockllm import MockLLM
+from solutions.agent import run_agent
+from solutions.evaluation.harness import no_wait
+from solutions.guards import guarded_agent
+from solutions.safety import AuditLog, SafeAgent, shop_tools
+from solutions.structured import structured_agent
+from solutions.tools import world_tools
+
+questions = ["What is (17 + 5) * 3?", "Will it rain in Beijing on 2025-03-15?", "明天北京天气怎么样？",
+             "What is the status of order A1002?", "Why is my parcel to Beijing late?"]
+agents = {"bare": run_agent, "guarded": lambda q, c, t, n: guarded_agent(q, c, t, n, sleep=no_wait),
+          "structured": structured_agent}
+for persona in ("diligent", "sloppy", "tiny", "jsonic", "looper"):
+    for question in questions:
+        for name, agent in agents.items():
+            trace = agent(question, MockLLM(persona=persona, seed=1), world_tools(), 6)
+            print(f"== {persona} {name} {question}\n{trace}\n{trace.messages!r}")
+with AuditLog(sys.argv[1]) as log:
+    for persona in ("gullible", "diligent", "hallucinator"):
+        SafeAgent(MockLLM(persona=persona), shop_tools(), audit=log).run(questions[-1])
+'''
+
+
+def _run(code: str, hash_seed: str, *args: str) -> str:
     """Run `code` in a fresh interpreter with PYTHONHASHSEED=`hash_seed` and return its stdout."""
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
                           check=True, encoding="utf-8").stdout
 
 
@@ -58,6 +81,18 @@ def test_scripted_responses_are_byte_identical_across_processes() -> None:
 def test_policy_responses_are_byte_identical_across_processes() -> None:
     outputs = {_run(POLICY, seed) for seed in ("0", "1", "random")}
     assert len(outputs) == 1
+
+
+def test_whole_agent_runs_and_audit_logs_are_byte_identical_across_processes(tmp_path) -> None:
+    """Traces (text and messages) of four loops and a SafeAgent's audit log, under three hash seeds."""
+    runs = []
+    for seed in ("0", "1", "random"):
+        log = tmp_path / f"audit-{seed}.jsonl"
+        runs.append((_run(AGENT_RUNS, seed, str(log)), log.read_bytes()))
+    assert len(set(runs)) == 1
+    traces, audit = runs[0]
+    assert traces.count("\n== ") == 5 * 5 * 3 - 1 and "Final Answer" in traces
+    assert audit.count(b'"kind": "question"') == 3 and audit.count(b'"kind": "stop"') == 3
 
 
 def test_two_clients_in_one_process_agree() -> None:
