@@ -2,7 +2,8 @@
 
 - nbval is loaded from here (pyproject's addopts say `-p no:nbval`) so that it comes after the
   stand-in below; `--nbval` compares the solved notebooks' outputs exactly, while `lessons/`
-  (stored without outputs) only has to run, as with `--nbval-lax`.
+  (stored without outputs) only has to run, as with `--nbval-lax`. A progress bar's text is
+  compared as "[progress bar]": it is stored as it ended and displayed at 0%.
 - `rfc3987_syntax` builds a parser for a large grammar when imported (most of a second), and
   jsonschema imports it at start-up through nbformat, in every pytest process. `solutions.jsonschema_loader` defers that import to the first IRI
   format check, which the test suite never makes; the check itself behaves as before.
@@ -10,10 +11,13 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
 from solutions.jsonschema_loader import defer_iri_grammar
+
+SCRIPTS = Path(__file__).parent / "scripts"
 
 LAX_FOLDERS = {"lessons"}
 
@@ -24,8 +28,13 @@ pytest_plugins = [] if "nbval.plugin" in sys.modules else ["nbval.plugin"]
 
 
 def pytest_collectstart(collector: pytest.Collector) -> None:
-    """Run the notebooks of `lessons/` without comparing outputs (they are stored without any)."""
+    """Run the notebooks of `lessons/` without comparing outputs (they are stored without any);
+    compare a progress bar as "[progress bar]" (stored as it ended, displayed at 0%)."""
     plugin = sys.modules.get("nbval.plugin")
     if plugin is not None and isinstance(collector, plugin.IPyNbFile):
+        if str(SCRIPTS) not in sys.path:
+            sys.path.insert(0, str(SCRIPTS))
+        from notebook_tools import PROGRESS_METER, PROGRESS_SHOWN  # after defer_iri_grammar()
+        collector.sanitize_patterns[PROGRESS_METER.pattern] = PROGRESS_SHOWN
         if collector.path.parent.name in LAX_FOLDERS:
             collector.compare_outputs = False

@@ -267,3 +267,15 @@ def test_stored_outputs_keep_a_widget_as_text_without_its_view() -> None:
     assert first["data"] == {"text/plain": "Button()"}
     assert notebook_tools.WIDGET_VIEW in second["data"]  # nothing else to show: kept
     assert "widgets" not in nb.metadata
+
+
+def test_a_progress_bar_is_stored_as_it_ended_and_compared_as_a_bar() -> None:
+    displayed, ended = "sweep:   0%|          | 0/1026", "sweep: 100%|██████████| 1026/1026"
+    assert notebook_tools.completed_meter(displayed) == ended
+    assert notebook_tools.completed_meter("sweep: a line of text") == "sweep: a line of text"
+    shown = {notebook_tools.PROGRESS_METER.sub(notebook_tools.PROGRESS_SHOWN, text) for text in (displayed, ended)}
+    assert shown == {"sweep: [progress bar]"}
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("bar", outputs=[nbformat.v4.new_output(
+        "display_data", data={"text/plain": displayed, notebook_tools.WIDGET_VIEW: {"model_id": "x"}})])])
+    notebook_tools.normalise_metadata(nb)
+    assert nb.cells[0].outputs[0].data == {"text/plain": ended}
