@@ -150,3 +150,38 @@ def test_the_grammar_module_is_imported_only_when_used(tmp_path: Path,
     assert stand_in.is_valid_syntax("iri", "http://a/b") == ("iri", "http://a/b", 1)
     assert sys.modules["grammar_demo"] is not stand_in
     assert stand_in.is_valid_syntax("iri_reference", "b") == ("iri_reference", "b", 1)
+
+
+SAYS_BLOCKED = pytest.mark.filterwarnings("ignore:A test tried to use socket:UserWarning")
+"""pytest-socket warns as it refuses; here the refusal is what is tested."""
+
+
+@SAYS_BLOCKED
+def test_the_suite_is_offline(request: pytest.FixtureRequest) -> None:
+    """`make test` runs with network sockets refused: a test cannot reach the internet, even by mistake."""
+    import socket
+
+    import pytest_socket
+
+    assert request.config.getoption("--disable-socket") and request.config.getoption("--allow-unix-socket")
+    assert socket.socket is not pytest_socket._true_socket  # the guard is in place: nothing is sent below
+    with pytest.raises(pytest_socket.SocketBlockedError):
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    with pytest.raises(pytest_socket.SocketBlockedError):
+        socket.getaddrinfo("example.com", 443)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM):  # asyncio's self-pipe needs these
+        pass
+
+
+@SAYS_BLOCKED
+@pytest.mark.allow_hosts(["127.0.0.1"])
+def test_a_loopback_test_cannot_reach_another_address() -> None:
+    """The server's tests may connect to 127.0.0.1 and nowhere else."""
+    import socket
+
+    import pytest_socket
+
+    assert socket.socket.connect is not pytest_socket._true_connect  # guarded: the refusal comes first
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        with pytest.raises(pytest_socket.SocketConnectBlockedError, match="192.0.2.1"):
+            sock.connect(("192.0.2.1", 9))  # TEST-NET-1: reserved for documentation, never routed

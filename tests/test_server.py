@@ -19,6 +19,7 @@ from mockllm.serve.sessions import Sessions, conversation_key
 ROOT = Path(__file__).resolve().parents[1]
 QUESTION = [{"role": "user", "content": "What is (17 + 5) * 3?"}]
 BODY = {"model": "mock-react", "messages": QUESTION}
+pytestmark = pytest.mark.allow_hosts(["127.0.0.1"])  # the suite is offline; the server is on loopback
 
 
 def service(**options: object) -> Service:
