@@ -19,9 +19,11 @@ def check_persona(persona: object) -> str | None:
     """Check a persona name against `mockllm.personas()` (None: no persona, only forced quirks)."""
     if persona is None:
         return None
-    from mockllm.behaviour.personas import personas
+    from mockllm.behaviour.personas import PERSONAS
 
-    names = _names(personas())
+    if type(persona) is str and persona in PERSONAS:  # the common case: a known name
+        return persona
+    names = _names(PERSONAS)
     if not isinstance(persona, str):
         raise type_error("persona", f"a persona name, one of {', '.join(names)}", persona)
     if persona not in names:
