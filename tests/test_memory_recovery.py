@@ -32,7 +32,7 @@ def test_a_sound_store_opens_with_its_facts(tmp_path: Path) -> None:
     assert opened.state == "ok" and recall_fact(opened.conn, "last_city") == "Shanghai"
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "torn_page"])
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "half", "last_page", "torn_page"])
 def test_a_damaged_store_is_kept_aside_and_replaced(tmp_path: Path, damage: str) -> None:
     path = _filled(tmp_path / "memory.sqlite")
     data = path.read_bytes()
@@ -40,6 +40,8 @@ def test_a_damaged_store_is_kept_aside_and_replaced(tmp_path: Path, damage: str)
         data = b"these are not the bytes of a database\n" * 200
     elif damage == "truncated":
         data = data[:100]  # the header survives, the pages are gone
+    elif damage in ("half", "last_page"):  # a copy or a disk that stopped part-way
+        data = data[:len(data) // 2] if damage == "half" else data[:-4096]
     else:
         data = data[:4096] + b"\xff" * (len(data) - 4096)  # every page after the first torn
     path.write_bytes(data)
@@ -50,6 +52,16 @@ def test_a_damaged_store_is_kept_aside_and_replaced(tmp_path: Path, damage: str)
     assert "memory.damaged-1.sqlite" in opened.message and "fresh" in opened.message
     assert recall_fact(opened.conn, "last_city") is None
     save_fact(opened.conn, "last_city", "Beijing")  # the fresh store works
+
+
+def test_an_empty_file_is_an_empty_store(tmp_path: Path) -> None:
+    """SQLite reads a 0-byte file as a database with no tables: nothing to keep aside."""
+    path = tmp_path / "memory.sqlite"
+    path.write_bytes(b"")
+    opened = open_store(path)
+    assert opened.state == "ok" and recall_fact(opened.conn, "last_city") is None
+    save_fact(opened.conn, "last_city", "Beijing")
+    assert not list(tmp_path.glob("*damaged*"))
 
 
 def test_damaged_names_are_numbered_and_side_files_follow(tmp_path: Path) -> None:

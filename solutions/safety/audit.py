@@ -22,10 +22,19 @@ class AuditLog:
     """An append-only JSON-lines file of one or more runs. Built in lesson 09 (Safety limits)."""
 
     def __init__(self, path: str | os.PathLike) -> None:
-        """Open (or create) the log at `path`, appending to what is there."""
+        """Open (or create) the log at `path`, appending to what is there.
+
+        A last line that a crash cut off is ended first, so that the new records start on a line
+        of their own (the cut line stays, and `read_audit` reports it).
+        """
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(self.path, "a", encoding="utf-8")
+        if self._file.tell() > 0:
+            with open(self.path, "rb") as file:
+                file.seek(-1, os.SEEK_END)
+                if file.read(1) != b"\n":
+                    self._file.write("\n")
 
     def write(self, kind: str, step: int | None = None, **fields: Any) -> None:
         """Append one record and push it to disk before returning."""
@@ -59,12 +68,12 @@ class AuditReading:
 def read_audit(path: str | os.PathLike) -> AuditReading:
     """Rebuild the trace of the last run in the log at `path`. Built in lesson 09 (Safety limits).
 
-    A run without its stop record ends with stop_reason "interrupted". A line that is not JSON is
-    reported in `problems` and skipped: the last one is a write the crash cut off. A step's
-    tokens are those logged with its observation (0 for the step that answers).
+    A run without its stop record ends with stop_reason "interrupted". A line that is not JSON
+    (or not UTF-8) is reported in `problems` and skipped: the last one is a write the crash cut
+    off. A step's tokens are those logged with its observation (0 for the step that answers).
     """
-    lines = Path(path).read_text(encoding="utf-8").split("\n")
-    cut_at_end = lines[-1] != ""
+    lines = Path(path).read_bytes().split(b"\n")  # json.loads reads UTF-8 bytes, refuses others
+    cut_at_end = lines[-1] != b""
     lines = lines if cut_at_end else lines[:-1]
     records, problems = [], []
     for number, line in enumerate(lines, 1):
@@ -74,7 +83,8 @@ def read_audit(path: str | os.PathLike) -> AuditReading:
                 raise ValueError(line)
         except ValueError:
             where = "the last line, cut off by a crash," if number == len(lines) else f"line {number}"
-            problems.append(f"{where} is not a whole record and was skipped: {line[:60]!r}")
+            shown = line[:60].decode("utf-8", errors="replace")
+            problems.append(f"{where} is not a whole record and was skipped: {shown!r}")
             continue
         records.append(record)
     starts = [i for i, r in enumerate(records) if r["kind"] == "question"]
