@@ -289,8 +289,10 @@ def check_tool_choice(tool_choice: object, tools: object) -> object:
         if tool_choice not in TOOL_CHOICES:
             raise value_error("tool_choice", tool_choice, accepted)
         return tool_choice
+    if not isinstance(tool_choice, _MAPS):
+        raise type_error("tool_choice", f"a str or a dict: {accepted}", tool_choice)
     names = [tool["function"]["name"] for tool in tools]
-    function = tool_choice.get("function") if isinstance(tool_choice, _MAPS) else None
+    function = tool_choice.get("function")
     if not (isinstance(function, _MAPS) and tool_choice.get("type") == "function"
             and function.get("name") in names):
         raise value_error("tool_choice", tool_choice, f"{accepted}; offered tools: {', '.join(names)}")
