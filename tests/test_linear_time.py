@@ -168,3 +168,44 @@ def test_many_small_messages_cost_linear_time() -> None:
     seconds(64)
     times = [seconds(n) for n in (500, 2000, 8000)]
     assert times[1] <= GROWTH * times[0] + FLOOR and times[2] <= GROWTH * times[1] + FLOOR, times
+
+
+def _tool_with(description: str) -> list[dict]:
+    """The weather tool whose city parameter has this description."""
+    function = STRUCTURED[0]["function"]
+    parameters = {**function["parameters"], "properties": {
+        "city": {"type": "string", "description": description}, "date": {"type": "string"}}}
+    return [{"type": "function", "function": {**function, "parameters": parameters}}]
+
+
+WEATHER_QUESTION = [{"role": "user", "content": "Will it rain in Beijing on 2025-03-15?"}]
+REQUEST_SLOTS: dict[str, Callable[[str], dict]] = {
+    "a stop sequence": lambda p: {"messages": _ask("What is (17 + 5) * 3?"), "stop": ["Observation:", p]},
+    "a parameter's description": lambda p: {"messages": WEATHER_QUESTION, "tools": _tool_with(p)},
+    "a JSON schema": lambda p: {"messages": WEATHER_QUESTION, "response_format": {
+        "type": "json_schema", "json_schema": {"name": "answer", "schema": {"type": "object", "description": p}}}},
+    "a content part": lambda p: {"messages": [{"role": "user", "content": [
+        {"type": "text", "text": "Question: What is (17 + 5) * 3?"}, {"type": "text", "text": p}]}]},
+    "a tool message": lambda p: {"messages": _structured("{}")[0][:2] + [
+        {"role": "tool", "tool_call_id": "c1", "content": p}], "tools": STRUCTURED},
+    "the user field": lambda p: {"messages": _ask("What is (17 + 5) * 3?"), "user": p},
+}
+"""Slots of a request that the reading slots above do not fill: options, schemas, content parts."""
+REQUEST_PATTERNS = {name: PATTERNS[name] for name in ("spaces in a weather line", "digits", "open braces",
+                                                      "action lines")}
+
+
+@pytest.mark.parametrize("pattern", list(REQUEST_PATTERNS))
+@pytest.mark.parametrize("slot", list(REQUEST_SLOTS))
+def test_a_whole_request_takes_linear_time_up_to_a_megabyte(slot: str, pattern: str) -> None:
+    from mockllm import MockLLM
+
+    create = MockLLM(persona="diligent").chat.completions.create
+
+    def seconds(n: int) -> float:
+        request = REQUEST_SLOTS[slot](REQUEST_PATTERNS[pattern](n))
+        return best_seconds(lambda: create(model="mock-react", **request), repeats=2, setup=_clear_caches)
+
+    seconds(64)
+    small, big = seconds(SIZES[-2]), seconds(SIZES[-1])
+    assert big <= GROWTH * small + FLOOR, f"{pattern!r} in {slot}: {small * 1e3:.1f} ms, then {big * 1e3:.1f} ms"
