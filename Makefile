@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 # modules and the kernels' compiled modules are cached in __pycache__ (git-ignored) and reused.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist loadscope
 
-.PHONY: lab workspace reset test unit notebooks lessons bench lint clean test-frameworks
+.PHONY: lab workspace reset test unit notebooks lessons bench lint clean test-frameworks test-long
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
@@ -50,6 +50,12 @@ test: $(VENV)/.installed-test
 
 unit: $(VENV)/.installed-test
 	$(PYTEST) tests
+
+# The long gates: the parser properties with 200,000 examples (hypothesis profile "long", shared
+# over both workers) and the termination matrix with max_steps 1 to 8, whose figures are printed.
+test-long: $(VENV)/.installed-test
+	HYPOTHESIS_PROFILE=long PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist load tests/test_fuzz_parsers.py
+	$(PY) scripts/termination_matrix.py --max-steps 1 2 3 4 5 6 7 8
 
 notebooks: $(VENV)/.installed-test
 	$(PY) scripts/build_lessons.py
