@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 # modules and the kernels' compiled modules are cached in __pycache__ (git-ignored) and reused.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist loadscope
 
-.PHONY: lab workspace reset test unit notebooks lessons bench lint clean test-frameworks test-long
+.PHONY: lab workspace reset test unit notebooks lessons bench lint clean test-frameworks test-ui test-long
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
@@ -100,6 +100,17 @@ $(FW_VENV)/.installed: pyproject.toml | $(FW_PY)
 
 test-frameworks: $(FW_VENV)/.installed
 	$(FW_PY) -m pytest -p no:xdist --allow-hosts=127.0.0.1,::1 --disable-warnings tests/frameworks appendix/frameworks.ipynb
+
+# The widgets in a real browser: a JupyterLab of its own on 127.0.0.1, driven by headless Chromium
+# through Playwright. It uses the system Chromium (`apt-get install -y chromium`), never a download;
+# screenshots go to build/ui-screenshots/.
+$(VENV)/.installed-ui: pyproject.toml | $(PY)
+	$(PIP_EDITABLE) '.[test,ui]'
+	$(FONT_CACHE)
+	@touch $@ $(VENV)/.installed-test $(VENV)/.installed-lab
+
+test-ui: $(VENV)/.installed-ui
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -p no:xdist --allow-hosts=127.0.0.1 tests/ui/test_lab.py
 
 clean:
 	rm -rf $(VENV) $(FW_VENV) build *.egg-info

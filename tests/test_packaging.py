@@ -34,7 +34,8 @@ def test_distribution_is_not_called_mockllm() -> None:
 
 def test_environment_yml_matches_pyproject() -> None:
     project = _pyproject()["project"]
-    wanted = _pins(project["dependencies"] + project["optional-dependencies"]["test"])
+    extras = project["optional-dependencies"]
+    wanted = _pins(project["dependencies"] + extras["test"] + extras["ui"])
     env = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
     pip_section = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
     listed = _pins([p for p in pip_section if not p.startswith("-e")])

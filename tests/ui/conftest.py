@@ -1,0 +1,165 @@
+"""What the browser test needs: Chromium, a JupyterLab of its own on a free port, a page.
+
+JupyterLab runs on 127.0.0.1 with a random token, in a temporary root folder that holds copies
+of the notebooks (the repository's notebooks and workspace/ are never opened), with its own
+config, data and runtime folders. It is shut down, its whole process group, even when a check
+fails. Without Chromium or Playwright the tests fail and say how to install them.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+SCREENSHOTS = ROOT / "build" / "ui-screenshots"
+NOTEBOOKS = {"00_welcome.ipynb": ROOT / "solutions" / "00_welcome.ipynb",
+             "widgets.ipynb": ROOT / "tests" / "ui" / "widgets.ipynb"}
+START_SECONDS = 90  # JupyterLab's start on a busy two-core machine
+SETTINGS = {  # this JupyterLab's own user settings
+    "notebook-extension/tracker": '{"windowingMode": "none"}',  # every cell in the page, not only those in view
+    "docmanager-extension/plugin": '{"autoStartDefaultKernel": true}',  # no kernel dialog
+    "apputils-extension/notification": '{"fetchNews": "false"}',  # no news toast (and no network)
+}
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until_up(url: str, process: subprocess.Popen, log: Path) -> None:
+    """Return once `url` answers 200; fail with the server's log if it exits or takes too long."""
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"JupyterLab exited with {process.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    pytest.fail(f"JupyterLab did not answer within {START_SECONDS} s:\n{log.read_text()[-3000:]}")
+
+
+def stop(process: subprocess.Popen, base: str, token: str) -> None:
+    """Shut the server down with its kernels; then end its whole process group, whatever is left."""
+    try:  # the server's own shutdown stops the kernels it started, in their own sessions
+        request = urllib.request.Request(f"{base}/api/shutdown?token={token}", method="POST")
+        urllib.request.urlopen(request, timeout=5).close()
+        process.wait(15)
+    except Exception:  # refused, timed out or still running: the signals below end it
+        pass
+    for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Path:
+    """The system Chromium (Debian's `chromium` package); the test fails, saying how, without it."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"Chromium is missing ({CHROMIUM} does not exist): the browser test drives the "
+                    "system Chromium. Install it with `apt-get install -y chromium` (as root, or with "
+                    "sudo), then run `make test-ui` again.", pytrace=False)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory, chromium: Path) -> Iterator[tuple[str, str]]:
+    """(base URL, token) of a JupyterLab serving copies of NOTEBOOKS; stopped at the end."""
+    home = tmp_path_factory.mktemp("lab")
+    root = home / "root"
+    root.mkdir()
+    for name, source in NOTEBOOKS.items():
+        shutil.copyfile(source, root / name)
+    for plugin, value in SETTINGS.items():
+        path = home / "settings" / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(value)
+    token, port = secrets.token_hex(16), free_port()
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
+               JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
+               JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+               PYTHONPATH=str(ROOT))
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+               "--ServerApp.port_retries=0", "--LabApp.news_url=", "--LabApp.check_for_updates_class="
+               "jupyterlab.NeverCheckForUpdate"]
+    if os.geteuid() == 0:
+        command.append("--allow-root")
+    log = home / "lab.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(f"{base}/api/status?token={token}", process, log)
+        yield base, token
+    finally:
+        stop(process, base, token)
+
+
+def playwright_api() -> object:
+    """Playwright's sync API; the test fails, saying how to install it, without it."""
+    try:
+        from playwright import sync_api
+    except ImportError:
+        pytest.fail("Playwright is missing: `make test-ui` installs it (pip install -e '.[ui]').",
+                    pytrace=False)
+    return sync_api
+
+
+@pytest.fixture(scope="session")
+def expect() -> object:
+    """Playwright's `expect`: assertions that wait (5 s unless told) for the page to agree."""
+    return playwright_api().expect
+
+
+@pytest.fixture(scope="session")
+def browser(chromium: Path) -> Iterator[object]:
+    """Headless Chromium driven by Playwright (the system browser: nothing is downloaded)."""
+    with playwright_api().sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(chromium), headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture()
+def page(browser: object) -> Iterator[object]:
+    """A fresh browser page, 1400 x 1000 pixels."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """The git-ignored folder the screenshots go to."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

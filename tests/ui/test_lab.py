@@ -1,0 +1,105 @@
+"""The widgets where learners use them: JupyterLab in a real (headless) browser. Run by `make test-ui`.
+
+Each test opens a copy of a notebook, runs all its cells, then presses the widgets' buttons the
+way a learner does and checks what the page shows against what the reference code computes.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mockllm import MockLLM
+from solutions.agent import run_agent
+from solutions.tools import world_tools
+from solutions.widgets import Playground
+
+CELL_MS = 120_000  # the slowest cell of a notebook here, on a busy machine
+PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook on show
+RUN = "Is tomorrow morning good for a run in Beijing?"  # lesson 00's run
+FIFTY = "What is today's date, and what date is it 50 days from now?"  # as in tests/ui/widgets.ipynb
+
+pytestmark = pytest.mark.allow_hosts(["127.0.0.1"])  # the browser and JupyterLab, on loopback only
+
+
+def menu(page, title: str, command: str) -> None:
+    """Choose the item of command `command` in the menu `title` of JupyterLab's menu bar."""
+    page.locator(".lm-MenuBar-item", has_text=title).first.click()
+    page.locator(f".lm-Menu-item[data-command='{command}']").click()
+
+
+def open_and_run_all(page, lab: tuple[str, str], name: str):
+    """Open notebook `name`, clear its outputs, run all its cells, wait for the last; return its panel."""
+    base, token = lab
+    # `reset`: a layout of its own, without the tabs an earlier test left open.
+    page.goto(f"{base}/lab/tree/{name}?reset&token={token}", timeout=CELL_MS)
+    panel = page.locator(PANEL)
+    panel.locator(".jp-CodeCell").first.wait_for(timeout=CELL_MS)
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=CELL_MS)
+    menu(page, "Edit", "editmenu:clear-all")  # the stored outputs and numbers go
+    menu(page, "Run", "runmenu:run-all")
+    # Every code cell gets its number once it has run; "[*]" or "[ ]" means not yet.
+    page.wait_for_function(
+        """panel => {
+            const prompts = [...document.querySelectorAll(panel + ' .jp-CodeCell .jp-InputPrompt')];
+            return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+        }""", arg=PANEL, timeout=CELL_MS)
+    errors = panel.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    assert errors.count() == 0, f"a cell of {name} failed: {errors.first.inner_text()[:2000]}"
+    return panel
+
+
+def test_the_trace_viewer_steps_forward_in_lesson_00(page, lab, expect, screenshots: Path) -> None:
+    trace = run_agent(RUN, MockLLM(persona="diligent", seed=0), world_tools(), max_steps=5)
+    actions, count = [step.action for step in trace.steps], len(trace.steps)
+    viewer = open_and_run_all(page, lab, "00_welcome.ipynb").locator(".react-trace-viewer")
+    expect(viewer).to_have_count(1, timeout=CELL_MS)
+    shown = viewer.locator(".react-trace-step")
+    # The notebook's own cell pressed Next once: step 2, the weather call, sent four messages.
+    expect(shown).to_contain_text(f"Step 2 of {count}", timeout=CELL_MS)
+    expect(shown).to_contain_text("Messages sent (4)")
+    expect(shown.locator("code").first).to_have_text(actions[1])
+    viewer.scroll_into_view_if_needed()
+    viewer.screenshot(path=str(screenshots / "viewer-step-2.png"))
+    viewer.locator("button", has_text="Next").click()
+    expect(shown).to_contain_text(f"Step 3 of {count}")
+    expect(shown.locator("code").first).to_have_text(actions[2])
+    expect(viewer.locator("input, .widget-readout").last).to_contain_text("3")
+    viewer.screenshot(path=str(screenshots / "viewer-step-3.png"))
+
+
+def test_the_playground_runs_another_persona(page, lab, expect, screenshots: Path) -> None:
+    expected = Playground(question=FIFTY)
+    expected.persona.value = "looper"
+    expected.run.click()
+    line = expected.output.outputs[0]["text"].strip()
+    playground = open_and_run_all(page, lab, "widgets.ipynb").locator(".react-playground")
+    expect(playground).to_contain_text("diligent · run_agent")  # the notebook's own run
+    playground.locator("select").select_option("looper")
+    playground.locator("button", has_text="Run").click()
+    expect(playground).to_contain_text(line, timeout=CELL_MS)
+    shown = playground.locator(".react-trace-step")
+    expect(shown).to_contain_text(f"Step 1 of {len(expected.trace.steps)}")
+    playground.locator("button", has_text="Next").click()
+    expect(shown).to_contain_text("Step 2 of")
+    expect(shown).to_contain_text("persona looper")
+    expect(shown.locator("code").first).to_have_text(expected.trace.steps[1].action)
+    playground.scroll_into_view_if_needed()
+    playground.screenshot(path=str(screenshots / "playground-second-trace.png"))
+
+
+def test_approve_runs_the_waiting_call_and_deny_does_not(page, lab, expect, screenshots: Path) -> None:
+    panel = open_and_run_all(page, lab, "widgets.ipynb")
+    for kind, decision, picture in (("to-approve", "Approve", "approved"), ("to-deny", "Deny", "denied")):
+        buttons = panel.locator(f".{kind}")
+        expect(buttons).to_contain_text("Waiting for approval: delete_orders")
+        buttons.scroll_into_view_if_needed()
+        buttons.locator("button", has_text=decision).click()
+        expect(buttons).to_contain_text(f"{decision.lower()}: delete_orders", timeout=CELL_MS)
+        expect(buttons).to_contain_text("-> the run answered")
+        expect(buttons).to_contain_text("Nothing waits for approval.")
+        expect(buttons.locator("button", has_text="Approve")).to_be_disabled()
+        buttons.screenshot(path=str(screenshots / f"{picture}.png"))
+    expect(panel.locator(".to-approve")).to_contain_text("Deleted")
+    expect(panel.locator(".to-deny")).to_contain_text("Not run: delete_orders needs approval")
+    expect(panel.locator(".to-approve")).not_to_contain_text("Not run: delete_orders")
