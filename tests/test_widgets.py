@@ -69,7 +69,6 @@ def test_the_slider_spans_the_steps_and_the_buttons_stop_at_the_ends(recorded) -
     assert viewer.next.disabled and not viewer.prev.disabled
     assert "Final Answer: " + trace.final_answer in shown_text(viewer)
     viewer.next.click()
-    viewer.show(99)
     assert viewer.number == len(trace.steps) and len(viewer.output.outputs) == 1
 
 
@@ -124,6 +123,10 @@ def test_the_viewer_refuses_bad_arguments(recorded) -> None:
         TraceViewer(trace, budget=0)
     with pytest.raises(TypeError, match="number must be an int"):
         TraceViewer(trace).show("2")
+    with pytest.raises(ValueError, match="number must be a step of the trace, 1 to 4, got 5"):
+        TraceViewer(trace).show(5)
+    with pytest.raises(ValueError, match="got 1"):
+        TraceViewer(Trace("q", [], None, "retries_exhausted")).show(1)
 
 
 def test_the_viewer_displays_as_a_widget_with_a_text_form(recorded) -> None:

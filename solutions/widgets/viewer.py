@@ -50,8 +50,8 @@ class TraceViewer(WidgetView):
         self.slider = widgets.IntSlider(value=1, min=1, max=max(count, 1), description="Step",
                                         disabled=count < 2, continuous_update=False)
         self.output = widgets.Output()
-        self.prev.on_click(lambda _button: self.show(self.number - 1))
-        self.next.on_click(lambda _button: self.show(self.number + 1))
+        self.prev.on_click(lambda _button: self._move(-1))
+        self.next.on_click(lambda _button: self._move(+1))
         self.slider.observe(lambda _change: self._render(), names="value")
         self.box = widgets.VBox([widgets.HBox([self.prev, self.slider, self.next]), self.output])
         self.box.add_class("react-trace-viewer")
@@ -68,10 +68,16 @@ class TraceViewer(WidgetView):
         return self.trace.steps[self.number - 1] if self.trace.steps else None
 
     def show(self, number: int) -> None:
-        """Show step `number`, kept within 1 and the last step (what Prev, Next and the slider do)."""
+        """Show step `number`, from 1 to the last step (what moving the slider does)."""
         if isinstance(number, bool) or not isinstance(number, int):
             raise TypeError(f"number must be an int, got {type(number).__name__}")
-        self.slider.value = min(max(number, self.slider.min), self.slider.max)  # redraws on change
+        if not self.slider.min <= number <= len(self.trace.steps):
+            raise ValueError(f"number must be a step of the trace, 1 to {len(self.trace.steps)}, got {number}")
+        self.slider.value = number  # the slider's observer redraws
+
+    def _move(self, by: int) -> None:
+        """One step back or forward, staying at the first or last step (what Prev and Next do)."""
+        self.slider.value = min(max(self.number + by, self.slider.min), self.slider.max)
 
     def text(self) -> str:
         """The step on show as plain text (what the viewer shows, without the HTML)."""
