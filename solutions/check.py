@@ -114,9 +114,9 @@ def run_cases(fn: Callable, exercise: Exercise, runner: str | None = None) -> li
 
 
 def _call(fn: Callable, exercise: Exercise, case: Case) -> Callable[[], Verdict]:
-    """The case as a call: its inputs are built here, the call and the verdict where it runs."""
-    args, kwargs = case.inputs()
-    return lambda: attempt(fn, exercise, case, args, kwargs)
+    """The case as a call: its inputs are built as it starts (a case's set-up may share files with
+    the next case's), then it is called and judged."""
+    return lambda: attempt(fn, exercise, case, *case.inputs())
 
 
 def _result(number: int, case: Case, outcome: limits.Outcome, budget_end: float) -> CaseResult:
