@@ -11,7 +11,6 @@ from solutions.agent import Trace, run_agent
 from solutions.display import OBSERVATION_CHARS, _html_step
 from solutions.safety import SafeAgent, shop_tools
 from solutions.safety.sweep import counting
-from solutions.safety.widget import ApprovalButtons as ApprovalFromLesson09
 from solutions.tools import BASIC_TOOLS, world_tools
 from solutions.widgets import ApprovalButtons, Playground, TraceViewer
 from solutions.widgets.step_view import sent_messages, step_html, step_text
@@ -198,10 +197,6 @@ def test_the_playground_refuses_bad_arguments() -> None:
 
 
 # ---------------------------------------------------------------- the approval buttons
-
-def test_lesson_09_imports_the_one_implementation() -> None:
-    assert ApprovalFromLesson09 is ApprovalButtons
-
 
 def test_deny_resumes_without_running_the_tool_and_approve_runs_it() -> None:
     outcomes = {}

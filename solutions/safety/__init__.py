@@ -2,9 +2,9 @@
 side effects and a defence against prompt injection. Built in lesson 09 (Safety limits).
 
 One small module per idea: `privilege` (allowlist, read-only tools, the 30-day window, the
-side-effect tools), `approval` (the gate), `widget` (Approve/Deny buttons), `audit` (JSON lines),
-`injection` (tool output as data), `agent` (SafeAgent, all of them together), `sweep` (counting
-dangerous calls).
+side-effect tools), `approval` (the gate), `audit` (JSON lines), `injection` (tool output as data),
+`agent` (SafeAgent, all of them together), `sweep` (counting dangerous calls). The Approve/Deny
+buttons for a person are `solutions.widgets.ApprovalButtons`.
 """
 from solutions.safety.agent import MAX_FAILURES, SafeAgent
 from solutions.safety.approval import POLICIES, GatedTools, ToolCall, approval_decision, needs_approval
