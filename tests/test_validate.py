@@ -105,6 +105,7 @@ def fake_personas(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stand in for `mockllm.behaviour.personas` so option checks are tested on their own."""
     module = types.ModuleType("mockllm.behaviour.personas")
     module.personas = lambda: {"diligent": "follows the rules", "tiny": "a small model"}
+    module.PERSONAS = {"diligent": None, "tiny": None}
     module.rulebook = lambda: "the rulebook"
     module.QUIRKS = {"full_width_punctuation": None, "fabricate_observation": None}
     monkeypatch.setitem(sys.modules, "mockllm.behaviour.personas", module)
