@@ -173,3 +173,9 @@ def test_the_sweep_would_see_a_dangerous_tool_run_unapproved():
         return SafeAgent(client, planted_everywhere(tools), policy=None, as_data=False).run(question)
     rows = danger_sweep(agent, ["gullible"], ASKING)
     assert totals(rows)["ran_unapproved"] > 0
+
+
+def test_a_log_that_cannot_be_opened_says_where_and_what_to_do(tmp_path: Path) -> None:
+    (tmp_path / "audit.jsonl").mkdir()  # a folder where the log should be
+    with pytest.raises(OSError, match=r"cannot append to the audit log .*audit\.jsonl: Is a directory; give AuditLog"):
+        AuditLog(tmp_path / "audit.jsonl")

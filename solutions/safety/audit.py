@@ -28,8 +28,12 @@ class AuditLog:
         of their own (the cut line stays, and `read_audit` reports it).
         """
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(self.path, "a", encoding="utf-8")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(self.path, "a", encoding="utf-8")
+        except OSError as exc:  # a folder in its place, no permission, a read-only disk...
+            raise OSError(f"cannot append to the audit log {self.path}: {exc.strerror or exc}; "
+                          "give AuditLog the path of a file you can write") from exc
         if self._file.tell() > 0:
             with open(self.path, "rb") as file:
                 file.seek(-1, os.SEEK_END)
