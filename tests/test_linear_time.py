@@ -3,7 +3,7 @@
 Each hostile pattern (long runs of spaces, digits, brackets, field lines, repeated phrases...) is
 put in each slot of a request (system prompt, question, observation, earlier reply, tool-call
 arguments, tool description, a whole prompt in one user message) at growing sizes. The test
-asserts growth, not wall time: four times the text may cost at most eight times the time, above
+asserts growth, not wall time: sixteen times the text may cost at most 32 times the time, above
 a small floor that absorbs timer noise. (`make bench` measures speed; this only catches
 quadratic or worse behaviour, such as regex backtracking or re-reading the history.)
 """
@@ -20,9 +20,9 @@ from mockllm.reply.respond import respond
 from policy_world import EXAMPLE, system_prompt
 from timing import best_seconds
 
-SIZES = (256, 1_024, 4_096, 16_384, 65_536, 262_144, 1_048_576)
+SIZES = (256, 4_096, 65_536, 1_048_576)
 """Characters, from small (a cubic pattern fails fast) to 1 MB."""
-GROWTH = 8.0       # time(4 n) <= GROWTH * time(n) + FLOOR
+GROWTH = 32.0      # time(16 n) <= GROWTH * time(n) + FLOOR: linear is 16, quadratic 256
 FLOOR = 0.010      # seconds
 
 
@@ -166,8 +166,8 @@ def test_many_small_messages_cost_linear_time() -> None:
         return _best_of_two(messages)
 
     seconds(64)
-    times = [seconds(n) for n in (500, 2000, 8000)]
-    assert times[1] <= GROWTH * times[0] + FLOOR and times[2] <= GROWTH * times[1] + FLOOR, times
+    times = [seconds(n) for n in (500, 8000)]
+    assert times[1] <= GROWTH * times[0] + FLOOR, times
 
 
 def _tool_with(description: str) -> list[dict]:
