@@ -15,12 +15,13 @@ from solutions.tools import Tool, ToolRegistry
 FIELD_NAMES = ("finalanswer", "observation", "thought", "action", "actioninput", "question")
 """Tool names the parser would read as a field of the format (compared without case, spaces, _ or -)."""
 _KEYWORD = re.compile(r"([A-Za-z_]\w*)[ \t]*[=:][ \t]*(.*)", re.DOTALL)
+_SEPARATORS = re.compile(r"[\s_\-]")
 
 
 def check_tool_names(tools: ToolRegistry) -> None:
     """Raise ValueError when a tool's name looks like a field of the format, e.g. final_answer. Built in lesson 05 (Failure clinic)."""
     for name in tools.names():
-        if re.sub(r"[\s_\-]", "", name.lower()) in FIELD_NAMES:
+        if _SEPARATORS.sub("", name.lower()) in FIELD_NAMES:
             raise ValueError(f"the tool name {name!r} looks like a field of the ReAct format, so a "
                              f"reply calling it reads as that field; rename the tool, e.g. "
                              f"'submit_{name.lower().strip('_')}'")

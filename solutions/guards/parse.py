@@ -32,7 +32,8 @@ def parse_reply(text: str) -> Step:
         fixed = raw.replace("\r\n", "\n").replace("\r", "\n")
         for rewrite in REWRITES:
             fixed = rewrite(fixed)
-        return replace(strict(parse_step(fixed), fixed), raw=raw)
+        step = strict(parse_step(fixed), fixed)
+        return step if step.raw == raw else replace(step, raw=raw)
     except Exception as exc:  # a parser must never crash the loop
         return Step(error=format_error(f"unexpected {type(exc).__name__}"), raw=raw)
 
@@ -53,7 +54,8 @@ def strict(step: Step, text: str) -> Step:
         return replace(step, action_input={}, action=None, error=format_error(
             "the Action Input copies the tool's schema (type, properties); write the values "
             "themselves"))
-    return replace(step, action_input=_bare_input(step.action_input, text))
+    bare = _bare_input(step.action_input, text)
+    return step if bare is step.action_input else replace(step, action_input=bare)
 
 
 def _bare_input(action_input: dict, text: str) -> dict:
