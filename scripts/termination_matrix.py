@@ -5,8 +5,8 @@ Usage: python scripts/termination_matrix.py [--max-steps 1 3 6] [--questions N]
 A run ends well when it raised nothing, made at most `max_steps` steps and has a known
 `stop_reason` (an answer for "answered", none otherwise). The script prints the matrix size,
 the count of each stop reason per mode and agent, and every run that ended badly; it exits with
-status 1 if there is one. tests/test_termination.py runs a part of the matrix in `make test`
-and the whole of it under the long profile (`make test-long`).
+status 1 if there is one. tests/test_termination.py runs the whole matrix in `make test`;
+`make test-long` runs this script with max_steps 1 to 8.
 """
 from __future__ import annotations
 
