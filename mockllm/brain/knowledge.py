@@ -58,7 +58,11 @@ def first_date(text: str) -> str | None:
     """The first date in `text` as YYYY-MM-DD (accepts 2025-3-14 and 2025年3月14日)."""
     for pattern in (ISO, _CJK_DATE):
         for m in pattern.finditer(text or ""):
+            found = m.group(0)
             try:
+                if pattern is ISO and len(found) == 10 and found.isascii():
+                    dt.date.fromisoformat(found)  # already YYYY-MM-DD: only check the day exists
+                    return found
                 return dt.date(*map(int, m.groups())).isoformat()
             except ValueError:
                 continue
