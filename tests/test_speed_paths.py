@@ -208,3 +208,23 @@ def test_the_messages_digest_resumed_from_a_remembered_state_is_the_one_from_scr
     assert digest.messages_digest([], 0) == digest.digest_of([]) and digest.digest_of(["", ""]) != \
         digest.digest_of([""])
     assert digest.messages_digest(["a", "\ud800"], 1) == digest.digest_of(["a", "\ud800"])
+
+
+@pytest.mark.parametrize("turns", [0, 1, 3])
+def test_the_prompt_read_from_the_plain_parts_is_the_one_read_from_the_messages(turns: int) -> None:
+    """The digest and token count from `Request.plain` (the roles and contents validation read)
+    are those read from the message dicts, whatever the length (1 message upwards)."""
+    from mockllm.protocol.completion import read_prompt
+    from mockllm.protocol.validate import validate_request
+
+    tools = [{"type": "function", "function": {"name": "get_current_date", "parameters": {}}}]
+    messages = _messages(QUESTIONS[1], turns)
+    for count in range(1, len(messages) + 1):
+        for offered in (None, tools):
+            request = validate_request("mock-react", messages[:count], {"tools": offered} if offered else {})
+            assert request.plain == [text for m in messages[:count] for text in (m["role"], m["content"])]
+            assert read_prompt(request.messages, offered, request.plain) == read_prompt(request.messages, offered)
+    tool_reply = messages[:2] + [{"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "get_current_date", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "2025-03-14"}]
+    assert validate_request("mock-react", tool_reply, {"tools": tools}).plain is None

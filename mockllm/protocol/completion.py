@@ -82,14 +82,22 @@ def _limit_calls(calls: list[dict], budget: int | None) -> tuple[list[dict], boo
     return kept, False
 
 
-def read_prompt(messages: list[dict], tools: list | None) -> tuple[str, int]:
+def read_prompt(messages: list[dict], tools: list | None,
+                plain: list[str] | None = None) -> tuple[str, int]:
     """(digest, prompt tokens) of the request, in one pass over the messages.
 
     The digest is a hex hash of every message (`mockllm.protocol.digest`: faster than hashing their
     repr, as deterministic);
     the tokens are each message's content plus a fixed overhead, and the tools as JSON.
+    `plain` (`Request.plain`) gives the messages' roles and contents already read, when all are
+    plain: then no pass over the messages is needed.
     """
-    parts, total, cut = [], REPLY_PRIMING_TOKENS, 0
+    tools_tokens = count_tokens(_tools_json()(tools)) if tools else 0
+    if plain is not None:
+        total = (REPLY_PRIMING_TOKENS + PER_MESSAGE_TOKENS * (len(plain) // 2)
+                 + sum(map(_count, plain[1::2])) + tools_tokens)
+        return messages_digest(plain, max(0, len(plain) - 4)), total
+    parts, total, cut = [], REPLY_PRIMING_TOKENS + tools_tokens, 0
     last_two = len(messages) - 2
     for index, message in enumerate(messages):
         if index == last_two:
@@ -102,8 +110,6 @@ def read_prompt(messages: list[dict], tools: list | None) -> tuple[str, int]:
             parts.append(repr(rest))
             if message.get("tool_calls"):
                 total += sum(_call_tokens(call) for call in message["tool_calls"])
-    if tools:
-        total += count_tokens(_tools_json()(tools))
     return messages_digest(parts, cut), total
 
 
@@ -141,7 +147,7 @@ def build_completion(request: Request, reply: object, explanation: dict, id_part
     response_format); it becomes `x_mock["adjusted"]` when there is anything to say.
     """
     stable_id = _hashing()[0]
-    digest, prompt = read_prompt(request.messages, request.tools)
+    digest, prompt = read_prompt(request.messages, request.tools, request.plain)
     completion_id = stable_id("chatcmpl", *id_parts, request.model, digest,
                               request.temperature, request.stop, request.max_tokens, request.tools,
                               request.tool_choice, *request.extras)
