@@ -187,6 +187,13 @@ def _canonical_input(raw: str) -> dict | str:
     return parse_input(raw)
 
 
+@lru_cache(maxsize=256)
+def _names_a_tool(name: str) -> bool:
+    """Whether an Action line's name is a tool's, not 'None' or the final answer (memoised:
+    the same few names come back in every reply)."""
+    return not is_no_action(name) and not _FINAL_NAME.match(name)
+
+
 @lru_cache(maxsize=1024)
 def _reply_call(content: str) -> tuple[str | None, dict | str]:
     """The action name of a reply and its input as parsed (not yet fitted to the tool's names).
@@ -194,7 +201,7 @@ def _reply_call(content: str) -> tuple[str | None, dict | str]:
     Memoised: every earlier reply is resent, and parsed again, at each step.
     """
     plain = _CANONICAL.fullmatch(content)
-    if plain and not is_no_action(plain.group(1)) and not _FINAL_NAME.match(plain.group(1)):
+    if plain and _names_a_tool(plain.group(1)):
         return plain.group(1), _canonical_input(plain.group(2))
     fields = [(m.group(1).lower().replace("_", " "), m.start(), m.end())
               for m in _FIELD.finditer(content)]
