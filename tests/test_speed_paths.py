@@ -42,12 +42,18 @@ QUESTIONS = ["Will it rain in Beijing tomorrow?", "What is (17 + 5) * 3?", "今�
 
 
 def _clear_caches() -> None:
-    """Empty every memo of the mock model (all are functools caches on module functions)."""
+    """Empty every memo of the mock model: the functools caches on module functions, and the
+    bounded dicts of what was read or hashed after a conversation's messages."""
+    from mockllm.protocol import digest
+    from mockllm.reading import conversation
+
     for name, module in list(sys.modules.items()):
         if name == "mockllm" or name.startswith("mockllm."):
             for value in vars(module).values():
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()
+    digest._STATES.clear()
+    conversation._READ.clear()
 
 
 def _messages(question: str, turns: int) -> list[dict]:
@@ -82,6 +88,33 @@ def test_reading_a_growing_conversation_equals_reading_it_afresh() -> None:
     assert grown == fresh
     assert [s.action for s in grown[-1].steps] == ["get_current_date", "get_weather", "calculator"]
     assert grown[-1].steps[2].action_input == {"expression": "9 - 3"}
+
+
+def _plain(messages: list[dict]) -> list[str]:
+    """[role, content, ...] of plain messages, as validation gives them (`Request.plain`)."""
+    return [text for m in messages for text in (m["role"], m["content"])]
+
+
+def test_reading_resumed_after_the_same_messages_equals_reading_afresh() -> None:
+    """A live loop (a new reply and observation at each step, after a history read before), a
+    prompt in the first user message and a late system message: resumed, the reading is the same."""
+    from mockllm.reading import conversation
+
+    _clear_caches()
+    loops = [_messages(QUESTIONS[0], 0), [{"role": "user", "content": f"{SYSTEM}\n\nQuestion: 今天几号？"}]]
+    for step in range(conversation.MAX_READ + 5):
+        for messages in loops:
+            reply, observation = TURNS[step % len(TURNS)]
+            messages += [{"role": "assistant", "content": f"{reply} ({step})"},
+                         {"role": "user", "content": f"{observation} ({step})"}]
+            late = messages + [{"role": "system", "content": "Tools:\n- calendar: events"}]
+            for sent in (messages, late, messages[:3]):
+                resumed = read_conversation(sent, None, _plain(sent))
+                assert resumed == read_conversation(sent) == read_conversation(sent, None, _plain(sent))
+                conversation._READ.clear() if step % 7 == 3 else None
+    final = read_conversation(loops[1], None, _plain(loops[1]))
+    assert len(final.steps) == len(loops[1]) // 2 and final.language == "zh"
+    assert 0 < len(conversation._READ) <= conversation.MAX_READ
 
 
 def test_shared_action_inputs_are_read_only_and_copy_out_as_plain_dicts() -> None:

@@ -112,7 +112,7 @@ class MockLLM:
         """Policy mode: read the conversation and let the persona respond; (reply, question)."""
         read_conversation, respond = _policy()
         tools = None if request.tool_choice == "none" else request.tools
-        conversation = read_conversation(request.messages, tools)
+        conversation = read_conversation(request.messages, tools, request.plain)
         reply = respond(conversation, persona=self.persona, seed=self.seed, quirks=self.quirks,
                         temperature=request.temperature)
         return reply, conversation.question

@@ -146,17 +146,16 @@ def _steps(h: History) -> tuple[PastStep, ...]:
     return tuple(_shared(past) for past in steps)
 
 
-def _turns(messages: list, specs: tuple[ToolSpec, ...] | None,
-           prompt: str | None) -> tuple[History | None, list[str], bool, str]:
+def _turns(messages: list, specs: tuple[ToolSpec, ...] | None, prompt: str | None,
+           state: tuple = (None, (), False, "")) -> tuple[History | None, list[str], bool, str]:
     """Read the messages in one pass: (history, prompt parts, whether a system message came after
     the first turn, the opening of a reply the last message leaves to complete).
 
     The history starts at the first non-system message, under the prompt read so far (or under
     `prompt` when given); a first user message that holds a whole prompt adds its instructions.
+    `state` is what reading the messages before these gave (by default, there were none).
     """
-    parts: list[str] = []
-    h: History | None = None
-    late, opening = False, ""
+    h, parts, late, opening = state[0], list(state[1]), state[2], state[3]
     for m in messages or ():
         if h is not None and h.cached and type(m) is dict and len(m) == 2:  # the common case
             role, text = m.get("role"), m.get("content")
@@ -187,10 +186,50 @@ def _turns(messages: list, specs: tuple[ToolSpec, ...] | None,
     return h, parts, late, opening
 
 
-def read_conversation(messages: list, tools: list | None = None) -> Conversation:
-    """Read a chat-completion request (messages, optional tools=) into a Conversation."""
+MAX_READ = 64
+"""Plain conversations whose reading is remembered (a bounded memo: the oldest is dropped first)."""
+MIN_HEAD = 8
+"""Parts before the last two messages below which reading afresh is cheaper than a look-up."""
+_READ: dict[tuple[str, ...], tuple] = {}
+"""[role, content, ...] of plain messages -> what `_turns` read from them (its parts a tuple)."""
+
+
+def _plain_turns(messages: list, plain: list[str]) -> tuple:
+    """`_turns(messages, None, None)` of plain messages (`plain`: their roles and contents),
+    resumed from what reading all of them but the last two gave. That state, and the one after
+    all of them, are remembered: an agent resends its conversation two messages longer at each
+    step (the same reading, a fold over the messages, cut in two)."""
+    cut = max(0, len(plain) - 4)
+    if cut < MIN_HEAD:
+        return _turns(messages, None, None)
+    head = tuple(plain[:cut])
+    state = _READ.get(head)
+    if state is None:
+        state = _remember(head, _turns(messages[:cut // 2], None, None))
+    return _remember(tuple(plain), _turns(messages[cut // 2:], None, None, state))
+
+
+def _remember(key: tuple[str, ...], state: tuple) -> tuple:
+    """Keep what `_turns` read from the plain parts `key` as the newest; return it."""
+    h, parts, late, opening = state
+    _READ.pop(key, None)
+    _READ[key] = state = (h, tuple(parts), late, opening)
+    while len(_READ) > MAX_READ:
+        _READ.pop(next(iter(_READ)), None)
+    return state
+
+
+def read_conversation(messages: list, tools: list | None = None,
+                      plain: list[str] | None = None) -> Conversation:
+    """Read a chat-completion request (messages, optional tools=) into a Conversation.
+
+    `plain` is [role, content, ...] of the messages when every one is a plain {'role', 'content'}
+    dict (as `Request.plain` holds them): the conversation before the last two messages is then
+    not read again when it was read before.
+    """
     specs = read_tools_structured(tools) if tools else None
-    h, parts, late, opening = _turns(messages, specs, None)
+    h, parts, late, opening = (_plain_turns(messages, plain) if plain is not None and specs is None
+                               else _turns(messages, specs, None))
     system = "\n\n".join(parts)[:MAX_PROMPT]
     if late and specs is None:  # a system message after the turns: read them again under it
         h = _turns(messages, None, system)[0]
