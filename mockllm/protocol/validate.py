@@ -130,13 +130,16 @@ def _plain_parts(messages: list | tuple) -> list[str] | None:
     """[role, content, ...] of the messages when every one is a {'role', 'content'} dict with str
     content and a role but 'tool'; else None."""
     parts: list[str] = []
-    for m in messages:
-        if type(m) is not dict or len(m) != 2:
-            return None
-        role, content = m.get("role"), m.get("content")
-        if type(content) is not str or type(role) is not str or role not in _PLAIN_ROLES:
-            return None
-        parts += (role, content)
+    try:
+        for m in messages:
+            if type(m) is not dict or len(m) != 2:
+                return None
+            role, content = m["role"], m["content"]
+            if type(content) is not str or type(role) is not str or role not in _PLAIN_ROLES:
+                return None
+            parts += (role, content)
+    except KeyError:  # two keys, but not 'role' and 'content'
+        return None
     return parts
 
 
