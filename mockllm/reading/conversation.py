@@ -188,7 +188,7 @@ def _turns(messages: list, specs: tuple[ToolSpec, ...] | None, prompt: str | Non
 
 MAX_READ = 64
 """Plain conversations whose reading is remembered (a bounded memo: the oldest is dropped first)."""
-MIN_HEAD = 8
+MIN_HEAD = 4
 """Parts before the last two messages below which reading afresh is cheaper than a look-up."""
 _READ: dict[tuple[str, ...], tuple] = {}
 """[role, content, ...] of plain messages -> what `_turns` read from them (its parts a tuple)."""
