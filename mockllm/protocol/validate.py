@@ -30,7 +30,8 @@ class Request:
     the reply beyond the classic ones (they join the completion id only when given, so the ids
     of classic requests never change). `plain` is [role, content, role, content, ...] of the
     messages when every one is a plain {'role', 'content'} dict (the common case), else None:
-    read while checking them, it spares the token count a pass over the dicts.
+    read while checking them, it spares the token count, the digest and the reading a pass over
+    the dicts.
     """
 
     __slots__ = ("model", "messages", "temperature", "stop", "max_tokens", "tools", "tool_choice",
