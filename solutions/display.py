@@ -91,7 +91,7 @@ def _step_fields(step: TraceStep, limit: int | None) -> list[tuple[str, str]]:
     return fields  # the final answer is shown once, under the last step
 
 
-def _end_line(trace: Trace) -> str:
+def end_line(trace: Trace) -> str:
     """'Stopped: answered · 3 steps · 412 tokens'."""
     steps = len(trace.steps)
     return (f"Stopped: {trace.stop_reason} · {steps} step{'s' if steps != 1 else ''}"
@@ -111,15 +111,22 @@ def trace_text(trace: Trace, max_chars: int | None = OBSERVATION_CHARS) -> str:
     for number, step in enumerate(trace.steps, start=1):
         lines.append("")
         lines.append(f"Step {number} ({step.tokens} tokens)")
-        lines.extend(_text_field(label, text) for label, text in _step_fields(step, max_chars))
-        why = explanation_line(step.explanation)
-        if why:
-            lines.append(f"  ({why})")
+        lines.extend(step_text_lines(step, max_chars))
     lines.append("")
-    answer = trace.final_answer if trace.final_answer is not None else "(none)"
-    lines.append(f"Final Answer: {answer}")
-    lines.append(_end_line(trace))
+    lines.extend(end_text_lines(trace, trace.final_answer))
     return "\n".join(lines)
+
+
+def step_text_lines(step: TraceStep, max_chars: int | None = OBSERVATION_CHARS) -> list[str]:
+    """A step's labelled fields, then the mock's explanation in brackets (when there is one)."""
+    lines = [_text_field(label, text) for label, text in _step_fields(step, max_chars)]
+    why = explanation_line(step.explanation)
+    return lines + [f"  ({why})"] if why else lines
+
+
+def end_text_lines(trace: Trace, answer: str | None) -> list[str]:
+    """'Final Answer: ...' (or '(none)') and the stop line."""
+    return [f"Final Answer: {answer if answer is not None else '(none)'}", end_line(trace)]
 
 
 def _html_observation(observation: str, limit: int) -> str:
@@ -138,7 +145,7 @@ def _html_row(label: str, value_html: str) -> str:
             f"<div style=\"{_CELL}\">{value_html}</div>")
 
 
-def _html_step(number: int, step: TraceStep, limit: int) -> str:
+def step_card_html(number: int, step: TraceStep, limit: int) -> str:
     """One card: the step's fields, its tokens and the mock's explanation."""
     rows = []
     for label, text in _step_fields(step, None):
@@ -159,12 +166,16 @@ def _html_step(number: int, step: TraceStep, limit: int) -> str:
 
 def trace_html(trace: Trace, max_chars: int = OBSERVATION_CHARS) -> str:
     """The trace as HTML: a card per step, then the final answer, stop reason and totals."""
-    cards = "".join(_html_step(n, step, max_chars) for n, step in enumerate(trace.steps, 1))
-    end_style = _card(ANSWER_COLOUR if trace.stop_reason == "answered" else OTHER_END_COLOUR)
-    answer = ("<i>none</i>" if trace.final_answer is None
-              else f"<span style=\"white-space: pre-wrap;\">{escape(trace.final_answer)}</span>")
+    cards = "".join(step_card_html(n, step, max_chars) for n, step in enumerate(trace.steps, 1))
     return (f"<div class=\"react-trace\" style=\"{_BOX}\">"
             f"<div style=\"{_HEAD}\">Question: <span style=\"font-weight: normal;\">"
-            f"{escape(trace.question)}</span></div>{cards}"
-            f"<div style=\"{end_style}\"><b>Final Answer:</b> {answer}"
-            f"<div style=\"{_MUTED}\">{escape(_end_line(trace))}</div></div></div>")
+            f"{escape(trace.question)}</span></div>{cards}{end_card_html(trace, trace.final_answer)}</div>")
+
+
+def end_card_html(trace: Trace, answer: str | None) -> str:
+    """The closing card: the final answer (or none), the stop reason, steps and tokens."""
+    style = _card(ANSWER_COLOUR if trace.stop_reason == "answered" else OTHER_END_COLOUR)
+    shown = ("<i>none</i>" if answer is None
+             else f"<span style=\"white-space: pre-wrap;\">{escape(answer)}</span>")
+    return (f"<div style=\"{style}\"><b>Final Answer:</b> {shown}"
+            f"<div style=\"{_MUTED}\">{escape(end_line(trace))}</div></div>")

@@ -8,7 +8,7 @@ import pytest
 
 from mockllm import MockLLM
 from solutions.agent import Trace, run_agent
-from solutions.display import OBSERVATION_CHARS, _html_step
+from solutions.display import OBSERVATION_CHARS, step_card_html
 from solutions.safety import SafeAgent, shop_tools
 from solutions.safety.sweep import counting
 from solutions.tools import BASIC_TOOLS, world_tools
@@ -87,7 +87,7 @@ def test_the_view_holds_the_request_the_reply_the_parsed_card_and_the_tokens(rec
     viewer.show(2)
     (output,) = viewer.output.outputs
     html = output["data"]["text/html"]
-    assert _html_step(2, trace.steps[1], OBSERVATION_CHARS) in html  # the trace display's own card
+    assert step_card_html(2, trace.steps[1], OBSERVATION_CHARS) in html  # the trace display's own card
     assert "Messages sent (4)" in html and "Raw reply" in html
     used = trace.steps[0].tokens + trace.steps[1].tokens
     assert f"tokens so far: {used} of a 3000 budget ({round(100 * used / 3000)}%)" in html

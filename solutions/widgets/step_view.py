@@ -10,9 +10,8 @@ import json
 from html import escape
 from typing import Any
 
-from solutions.display import (_BOX, _HEAD, _MUTED, _PRE, ANSWER_COLOUR, OBSERVATION_CHARS,
-                               OTHER_END_COLOUR, _card, _end_line, _html_step, _step_fields,
-                               _text_field, explanation_line, shorten)
+from solutions.display import (_BOX, _HEAD, _PRE, OBSERVATION_CHARS, end_card_html, end_text_lines,
+                               shorten, step_card_html, step_text_lines)
 
 LINE_WIDTH = 100  # a message's first characters in the text form
 
@@ -70,13 +69,9 @@ def step_text(trace: Any, number: int, budget: int | None = None) -> str:
     lines.append("Raw reply:")
     lines.extend("  " + line for line in (step.raw_reply or "(empty)").splitlines())
     lines.append(f"Parsed step ({step.tokens} tokens):")
-    lines.extend(_text_field(label, text) for label, text in _step_fields(step, OBSERVATION_CHARS))
-    why = explanation_line(step.explanation)
-    if why:
-        lines.append(f"  ({why})")
+    lines.extend(step_text_lines(step))
     if step.final_answer is not None or number == len(trace.steps):
-        lines.append(f"Final Answer: {'(none)' if step.final_answer is None else step.final_answer}")
-        lines.append(_end_line(trace))
+        lines.extend(end_text_lines(trace, step.final_answer))
     return "\n".join(lines)
 
 
@@ -110,11 +105,7 @@ def step_html(trace: Any, number: int, budget: int | None = None) -> str:
                                  f"<details open><summary style=\"cursor: pointer; opacity: 0.75;\">"
                                  f"the request of this step</summary>{rows}</details>")
     raw = _html_section("Raw reply", f"<pre style=\"{_PRE}\">{escape(step.raw_reply or '(empty)')}</pre>")
-    parsed = _html_section("Parsed step", _html_step(number, step, OBSERVATION_CHARS))
-    end = ""
-    if step.final_answer is not None or number == len(trace.steps):
-        colour = ANSWER_COLOUR if trace.stop_reason == "answered" else OTHER_END_COLOUR
-        answer = "<i>none</i>" if step.final_answer is None else escape(step.final_answer)
-        end = (f"<div style=\"{_card(colour)}\"><b>Final Answer:</b> {answer}"
-               f"<div style=\"{_MUTED}\">{escape(_end_line(trace))}</div></div>")
+    parsed = _html_section("Parsed step", step_card_html(number, step, OBSERVATION_CHARS))
+    last = step.final_answer is not None or number == len(trace.steps)
+    end = end_card_html(trace, step.final_answer) if last else ""
     return f"<div class=\"react-trace-step\" style=\"{_BOX}\">{head}{messages}{raw}{parsed}{end}</div>"
