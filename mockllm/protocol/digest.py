@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from mockllm.reading.recent import Recent
+
 MAX_STATES = 64
 """Hash states remembered (a bounded memo: the oldest is dropped first)."""
 MIN_HEAD = 8
 """Parts before the last two messages below which hashing from scratch is cheaper than a look-up."""
 _SEP = "\x1f"
-_STATES: dict[tuple[str, ...], object] = {}
+_STATES = Recent(MAX_STATES)
 """Parts already hashed -> the blake2b state after them (never updated in place: copied first)."""
 
 
@@ -36,14 +38,6 @@ def digest_of(parts: list[str] | tuple[str, ...]) -> str:
     return _blake2b()(_encoded(_SEP.join(parts)), digest_size=16).hexdigest()
 
 
-def _remember(parts: tuple[str, ...], state: object) -> None:
-    """Keep the state after `parts` as the newest, dropping the oldest beyond MAX_STATES."""
-    _STATES.pop(parts, None)
-    _STATES[parts] = state
-    while len(_STATES) > MAX_STATES:
-        _STATES.pop(next(iter(_STATES)), None)
-
-
 def messages_digest(parts: list[str], cut: int) -> str:
     """`digest_of(parts)`, resumed from the remembered state after `parts[:cut]` when there is one."""
     if cut < MIN_HEAD:
@@ -52,9 +46,9 @@ def messages_digest(parts: list[str], cut: int) -> str:
     state = _STATES.get(head)
     if state is None:
         state = _blake2b()(_encoded(_SEP.join(head)), digest_size=16)
-    _remember(head, state)
+    _STATES.remember(head, state)
     full = state.copy()
     if cut < len(parts):
         full.update(_encoded((_SEP if head else "") + _SEP.join(parts[cut:])))
-        _remember(tuple(parts), full.copy())
+        _STATES.remember(tuple(parts), full.copy())
     return full.hexdigest()

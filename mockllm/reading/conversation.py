@@ -20,6 +20,7 @@ from functools import lru_cache
 from mockllm.reading.history import (CORRECTION_PHRASES, History, PastStep, ReadOnlyDict,
                                      _advance_cached, advance, built, correction_kind, start)
 from mockllm.reading.layout import read_layout
+from mockllm.reading.recent import Recent
 from mockllm.reading.replies import _FIELD, _fresh, parse_input, parse_reply
 from mockllm.reading.system_prompt import (ToolSpec, _get, find_rules, read_example, read_memory,
                                            read_prompt_style, read_tools_structured,
@@ -190,7 +191,7 @@ MAX_READ = 64
 """Plain conversations whose reading is remembered (a bounded memo: the oldest is dropped first)."""
 MIN_HEAD = 4
 """Parts before the last two messages below which reading afresh is cheaper than a look-up."""
-_READ: dict[tuple[str, ...], tuple] = {}
+_READ = Recent(MAX_READ)
 """[role, content, ...] of plain messages -> what `_turns` read from them (its parts a tuple)."""
 
 
@@ -210,13 +211,9 @@ def _plain_turns(messages: list, plain: list[str]) -> tuple:
 
 
 def _remember(key: tuple[str, ...], state: tuple) -> tuple:
-    """Keep what `_turns` read from the plain parts `key` as the newest; return it."""
+    """Keep what `_turns` read from the plain parts `key` (its parts as a tuple) as the newest."""
     h, parts, late, opening = state
-    _READ.pop(key, None)
-    _READ[key] = state = (h, tuple(parts), late, opening)
-    while len(_READ) > MAX_READ:
-        _READ.pop(next(iter(_READ)), None)
-    return state
+    return _READ.remember(key, (h, tuple(parts), late, opening))
 
 
 def read_conversation(messages: list, tools: list | None = None,

@@ -1,0 +1,25 @@
+"""A bounded memo of the newest entries: how reading, and the digest, resume a resent conversation.
+
+An agent resends its conversation two messages longer at every step, so what was worked out for
+the last few requests is what the next one can start from; older entries are dropped first.
+"""
+from __future__ import annotations
+
+from typing import Any, Hashable
+
+
+class Recent(dict):
+    """A dict of at most `size` entries; `remember` makes an entry the newest, dropping the oldest."""
+
+    def __init__(self, size: int) -> None:
+        """An empty memo of at most `size` entries."""
+        super().__init__()
+        self.size = size
+
+    def remember(self, key: Hashable, value: Any) -> Any:
+        """Keep `value` under `key` as the newest entry; return it."""
+        self.pop(key, None)
+        self[key] = value
+        while len(self) > self.size:
+            self.pop(next(iter(self)), None)
+        return value
