@@ -99,3 +99,19 @@ def test_a_formatted_key_and_a_whole_row_are_refused(capsys: pytest.CaptureFixtu
 
     out = _refused(recall_fact, store.recall_fact, capsys)
     assert "injection" in out and "return row[0]" in out
+
+
+def test_a_check_leaves_no_store_folders_behind(tmp_path) -> None:
+    """The cases' stores are made in forked children, which skip exit handlers: the notebook's own
+    process must be the one that removes them."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("from solutions.check import check\nfrom solutions.memory import store\n"
+              "def save_fact(conn, key, value, session=None):\n"
+              "    return store.save_fact(conn, key, value, session)\n"
+              "assert check(save_fact) is save_fact\n")
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", script], env=env, check=True, capture_output=True)
+    assert list(tmp_path.iterdir()) == []

@@ -15,16 +15,16 @@ from typing import Any, Callable
 
 from solutions.exercises import Case, Cause, Exercise
 
-_ROOT: list[Path] = []
+_ROOT = Path(tempfile.mkdtemp(prefix="course-memory-cases-"))
+"""Made when the cases are loaded, in the notebook's own process, which removes it when it exits:
+a case runs in a forked child, which ends without running exit handlers (`solutions.limits`)."""
+atexit.register(shutil.rmtree, _ROOT, True)
 _CURRENT: dict[str, Any] = {}  # the case being run, set by its setup (a forked case inherits it)
 
 
 def _folder(name: str) -> Path:
-    """The case's folder under one temporary root, made once per process."""
-    if not _ROOT:
-        _ROOT.append(Path(tempfile.mkdtemp(prefix="course-memory-cases-")))
-        atexit.register(shutil.rmtree, _ROOT[0], True)
-    return _ROOT[0] / name
+    """The case's folder under the temporary root."""
+    return _ROOT / name
 
 
 def _store(name: str, facts: tuple[tuple[str, str], ...]) -> Callable[[], tuple[tuple, dict]]:
