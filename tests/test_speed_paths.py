@@ -261,3 +261,41 @@ def test_the_prompt_read_from_the_plain_parts_is_the_one_read_from_the_messages(
         {"id": "c1", "type": "function", "function": {"name": "get_current_date", "arguments": "{}"}}]},
         {"role": "tool", "tool_call_id": "c1", "content": "2025-03-14"}]
     assert validate_request("mock-react", tool_reply, {"tools": tools}).plain is None
+
+
+def test_an_action_input_written_directly_is_the_json_the_encoder_writes() -> None:
+    """The direct writing of a flat str -> str input gives `json.dumps(..., ensure_ascii=False)`."""
+    from hypothesis import given, settings, strategies as st
+
+    from mockllm.reply.render import _flat_json
+
+    values = st.one_of(st.text(), st.integers(), st.none(), st.floats(), st.booleans(),
+                       st.lists(st.text(), max_size=2))
+
+    @settings(max_examples=2000, deadline=None)
+    @given(st.dictionaries(st.one_of(st.text(), st.integers()), values, max_size=4))
+    def same(args: dict) -> None:
+        assert _flat_json(args) == json.dumps(args, ensure_ascii=False)
+
+    same()
+
+
+def test_counting_word_by_word_gives_the_pattern_s_count() -> None:
+    """Text counted word by word (single spaces and line breaks between words) has the count the
+    token pattern gives the whole text; so does any other text (counted whole)."""
+    from hypothesis import given, settings, strategies as st
+
+    from mockllm.protocol import tokens
+
+    alphabet = st.sampled_from(list("ab Zz09_.,:{}\"'\n\r\t \u3000\xa0\x85\x1c\u2028中文éß😀") + [" ", "\n"])
+
+    @settings(max_examples=5000, deadline=None)
+    @given(st.text(alphabet, max_size=60))
+    def same(text: str) -> None:
+        assert tokens._count.__wrapped__(text) == len(tokens.split_tokens(text)), repr(text)
+
+    same()
+    tokens._WORDS.clear()
+    for text in [SYSTEM, *(t for pair in TURNS for t in pair)]:
+        assert tokens._count.__wrapped__(text) == tokens._count.__wrapped__(text) == \
+            len(tokens.split_tokens(text))

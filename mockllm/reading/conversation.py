@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from mockllm.reading.history import (CORRECTION_PHRASES, History, PastStep, ReadOnlyDict,
-                                     _advance_cached, advance, built, correction_kind, start)
+                                     _advance, _advance_cached, advance, built, correction_kind, start)
 from mockllm.reading.layout import read_layout
 from mockllm.reading.recent import Recent
 from mockllm.reading.replies import _FIELD, _fresh, parse_input, parse_reply
@@ -148,13 +148,15 @@ def _steps(h: History) -> tuple[PastStep, ...]:
 
 
 def _turns(messages: list, specs: tuple[ToolSpec, ...] | None, prompt: str | None,
-           state: tuple = (None, (), False, "")) -> tuple[History | None, list[str], bool, str]:
+           state: tuple = (None, (), False, ""),
+           memo: bool = True) -> tuple[History | None, list[str], bool, str]:
     """Read the messages in one pass: (history, prompt parts, whether a system message came after
     the first turn, the opening of a reply the last message leaves to complete).
 
     The history starts at the first non-system message, under the prompt read so far (or under
     `prompt` when given); a first user message that holds a whole prompt adds its instructions.
-    `state` is what reading the messages before these gave (by default, there were none).
+    `state` is what reading the messages before these gave (by default, there were none);
+    `memo=False` reads plain messages without remembering each move (they are new).
     """
     h, parts, late, opening = state[0], list(state[1]), state[2], state[3]
     for m in messages or ():
@@ -162,7 +164,8 @@ def _turns(messages: list, specs: tuple[ToolSpec, ...] | None, prompt: str | Non
             role, text = m.get("role"), m.get("content")
             if type(text) is str and (role == "assistant" or role == "user" and (
                     text.startswith("Observation") or not _asks(text))):
-                h = _advance_cached(h, role, text[:MAX_MESSAGE], (), None)
+                h = (_advance_cached(h, role, text[:MAX_MESSAGE], (), None) if memo
+                     else _advance(h, role, text[:MAX_MESSAGE], (), None, True))
                 opening = ""
                 continue
         role, text, calls, call_id = _row(m)
@@ -207,7 +210,9 @@ def _plain_turns(messages: list, plain: list[str]) -> tuple:
     state = _READ.get(head)
     if state is None:
         state = _remember(head, _turns(messages[:cut // 2], None, None))
-    return _remember(tuple(plain), _turns(messages[cut // 2:], None, None, state))
+    # The last two are new (else the whole conversation would have been remembered): their
+    # moves are not worth remembering one by one.
+    return _remember(tuple(plain), _turns(messages[cut // 2:], None, None, state, memo=False))
 
 
 def _remember(key: tuple[str, ...], state: tuple) -> tuple:

@@ -23,11 +23,20 @@ __all__ = ["render_text", "render_tool_calls", "action_input_json", "action_inpu
 
 _TO_JSON = json.JSONEncoder(ensure_ascii=False).encode
 """`json.dumps(value, ensure_ascii=False)` without building an encoder at every call."""
+_STRING = json.encoder.encode_basestring
+"""How that encoder writes a str (non-ASCII kept as is)."""
+
+
+def _flat_json(args: dict) -> str:
+    """`_TO_JSON(args)` for the common input: str keys and str values, written directly."""
+    if all([type(key) is str and type(value) is str for key, value in args.items()]):
+        return "{" + ", ".join([f"{_STRING(key)}: {_STRING(value)}" for key, value in args.items()]) + "}"
+    return _TO_JSON(args)
 
 
 def action_input_json(move: Move) -> str:
     """The move's action input as JSON text (non-ASCII kept as is)."""
-    return _TO_JSON(move.action_input) if move.action_input else "{}"
+    return _flat_json(move.action_input) if move.action_input else "{}"
 
 
 def action_input_text(move: Move, conv: Conversation) -> str:
