@@ -158,8 +158,11 @@ class Ctx:
             for s in self.conv.steps:
                 if s.observation is not None:
                     self._calls.setdefault((s.action or "").lower(), []).append(s)
+        earlier = self._calls.get(tool.name.lower())
+        if not earlier:
+            return []
         wanted = _canon(args)
-        return [s.observation for s in self._calls.get(tool.name.lower(), ())
+        return [s.observation for s in earlier
                 if correction_kind(s.observation) is None and _canon(s.action_input) == wanted]
 
     def observe(self, kind: str, args: dict, rule: str, thought: str) -> str:
@@ -169,8 +172,10 @@ class Ctx:
             raise MissingTool(kind)
         args = map_args(tool, args)
         seen = self._seen(tool, args)
+        if not seen:  # the common case: a call not made yet
+            raise NextMove(self.call(rule, tool, args, thought))
         good = [o for o in seen if not is_error(o)]
-        if good or (seen and not _transient(seen[-1])):
+        if good or not _transient(seen[-1]):
             return (good or seen)[-1]
         failures = [o for o in seen if is_error(o)]   # the same call failed before
         if len(failures) >= 2:
@@ -179,9 +184,8 @@ class Ctx:
                 f"我没能得到答案：{tool.name} 连续两次出错（{failures[-1].strip()}）。"),
                 self.t("The tool keeps failing, so I will stop and say so.",
                        "这个工具一直出错，我停下来如实说明。")))
-        if seen:
-            thought = self.t(f"{tool.name} failed ({seen[-1].strip()}); I will try once more.",
-                             f"{tool.name} 出错了（{seen[-1].strip()}），我再试一次。")
+        thought = self.t(f"{tool.name} failed ({seen[-1].strip()}); I will try once more.",
+                         f"{tool.name} 出错了（{seen[-1].strip()}），我再试一次。")
         raise NextMove(self.call(rule, tool, args, thought))
 
     def fail(self, obs: str, rule: str = "tool_error") -> Move:

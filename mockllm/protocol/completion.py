@@ -2,13 +2,14 @@
 
 `build_completion` turns a reply (text content and/or tool calls) into the ChatCompletion that
 `create()` returns. Token counts come from `mockllm.protocol.tokens`; ids are stable hashes of
-the request, so the same request always gets the same response.
+the request (its messages hashed as `mockllm.protocol.digest` resumes them, then the rest), so
+the same request always gets the same response.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
-from mockllm.protocol.digest import messages_digest
+from mockllm.protocol.digest import finish_id, messages_state
 from mockllm.protocol.tokens import _count, count_tokens, truncate_tokens
 from mockllm.protocol.types import (
     ChatCompletion, ChatCompletionMessage, ChatCompletionMessageToolCall, Choice, CompletionUsage,
@@ -36,10 +37,10 @@ class Draft:
 
 
 @lru_cache(maxsize=1)
-def _hashing() -> tuple:
-    """(stable_id, stable_int), imported on first use: `import mockllm` stays fast."""
-    from mockllm._hash import stable_id, stable_int
-    return stable_id, stable_int
+def _stable_int() -> object:
+    """`mockllm._hash.stable_int`, imported on first use: `import mockllm` stays fast."""
+    from mockllm._hash import stable_int
+    return stable_int
 
 
 def apply_stop(text: str, stops: tuple[str, ...]) -> tuple[str, str | None]:
@@ -83,11 +84,11 @@ def _limit_calls(calls: list[dict], budget: int | None) -> tuple[list[dict], boo
 
 
 def read_prompt(messages: list[dict], tools: list | None,
-                plain: list[str] | None = None) -> tuple[str, int]:
-    """(digest, prompt tokens) of the request, in one pass over the messages.
+                plain: list[str] | None = None) -> tuple[object, int]:
+    """(hash state, prompt tokens) of the request, in one pass over the messages.
 
-    The digest is a hex hash of every message (`mockllm.protocol.digest`: faster than hashing their
-    repr, as deterministic);
+    The state is a blake2b hash of every message (`mockllm.protocol.digest`: faster than hashing
+    their repr, as deterministic), the caller's to finish;
     the tokens are each message's content plus a fixed overhead, and the tools as JSON.
     `plain` (`Request.plain`) gives the messages' roles and contents already read, when all are
     plain: then no pass over the messages is needed.
@@ -96,7 +97,7 @@ def read_prompt(messages: list[dict], tools: list | None,
     if plain is not None:
         total = (REPLY_PRIMING_TOKENS + PER_MESSAGE_TOKENS * (len(plain) // 2)
                  + sum(map(_count, plain[1::2])) + tools_tokens)
-        return messages_digest(plain, max(0, len(plain) - 4)), total
+        return messages_state(plain, max(0, len(plain) - 4)), total
     parts, total, cut = [], REPLY_PRIMING_TOKENS + tools_tokens, 0
     last_two = len(messages) - 2
     for index, message in enumerate(messages):
@@ -110,7 +111,7 @@ def read_prompt(messages: list[dict], tools: list | None,
             parts.append(repr(rest))
             if message.get("tool_calls"):
                 total += sum(_call_tokens(call) for call in message["tool_calls"])
-    return messages_digest(parts, cut), total
+    return messages_state(parts, cut), total
 
 
 @lru_cache(maxsize=1)
@@ -127,7 +128,7 @@ def _shape(request: Request, reply: object, completion_id: str, keep_ids: bool) 
     Ids are `call_` + a hash of the completion id and the call's index; with `keep_ids` (scripts)
     an id the script gives is kept.
     """
-    stable_int = _hashing()[1]
+    stable_int = _stable_int()
     calls = [{**call, "id": (keep_ids and call.get("id")) or f"call_{stable_int(completion_id, index):016x}"}
              for index, call in enumerate(reply.tool_calls)]
     if not calls:
@@ -146,11 +147,10 @@ def build_completion(request: Request, reply: object, explanation: dict, id_part
     `adjusted` lists what the protocol layer changed in the model's reply (tool_choice,
     response_format); it becomes `x_mock["adjusted"]` when there is anything to say.
     """
-    stable_id = _hashing()[0]
-    digest, prompt = read_prompt(request.messages, request.tools, request.plain)
-    completion_id = stable_id("chatcmpl", *id_parts, request.model, digest,
-                              request.temperature, request.stop, request.max_tokens, request.tools,
-                              request.tool_choice, *request.extras)
+    state, prompt = read_prompt(request.messages, request.tools, request.plain)
+    completion_id = "chatcmpl-" + finish_id(state, (*id_parts, request.model, request.temperature,
+                                                    request.stop, request.max_tokens, request.tools,
+                                                    request.tool_choice, *request.extras))
     keep_ids = explanation.get("source") == "script"
     content, calls, finish, stop_used, truncated = _shape(request, reply, completion_id, keep_ids)
     if finish == "tool_calls" and isinstance(request.tool_choice, dict):

@@ -1,10 +1,10 @@
-"""The digest of a request's messages (part of a completion's id), hashed on from an earlier state.
+"""The hash of a request's messages (the start of a completion's id), resumed from an earlier state.
 
 An agent resends its whole conversation at every step, two messages longer each time (the
 model's reply and its observation). Hashing all of it again costs as much as it is long, so the
 hash state after a request's messages but its last two, and after all of them, is remembered (at
 most MAX_STATES of them): a later request that starts with the same messages only hashes the rest.
-The digest is byte for byte the one hashing the joined text from scratch gives (`digest_of`).
+The state is byte for byte the one hashing the joined text from scratch gives (`digest_of`).
 """
 from __future__ import annotations
 
@@ -33,22 +33,39 @@ def _encoded(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
+def _state_of(parts: list[str] | tuple[str, ...]) -> object:
+    """The blake2b state after `parts` joined by U+001F, hashed from scratch."""
+    return _blake2b()(_encoded(_SEP.join(parts)), digest_size=16)
+
+
 def digest_of(parts: list[str] | tuple[str, ...]) -> str:
     """The hex digest of `parts` joined by U+001F, hashed from scratch."""
-    return _blake2b()(_encoded(_SEP.join(parts)), digest_size=16).hexdigest()
+    return _state_of(parts).hexdigest()
 
 
-def messages_digest(parts: list[str], cut: int) -> str:
-    """`digest_of(parts)`, resumed from the remembered state after `parts[:cut]` when there is one."""
+def messages_state(parts: list[str], cut: int) -> object:
+    """The state `_state_of(parts)` (the caller's own copy, to update or finish), resumed from
+    the remembered state after `parts[:cut]` when there is one."""
     if cut < MIN_HEAD:
-        return digest_of(parts)
+        return _state_of(parts)
     head = tuple(parts[:cut])
     state = _STATES.get(head)
     if state is None:
-        state = _blake2b()(_encoded(_SEP.join(head)), digest_size=16)
+        state = _state_of(head)
     _STATES.remember(head, state)
     full = state.copy()
     if cut < len(parts):
         full.update(_encoded((_SEP if head else "") + _SEP.join(parts[cut:])))
         _STATES.remember(tuple(parts), full.copy())
-    return full.hexdigest()
+    return full
+
+
+def messages_digest(parts: list[str], cut: int) -> str:
+    """`digest_of(parts)`, resumed from the remembered state after `parts[:cut]` when there is one."""
+    return messages_state(parts, cut).hexdigest()
+
+
+def finish_id(state: object, parts: tuple) -> str:
+    """16 hex digits from a messages state (updated in place) and the repr of the other `parts`."""
+    state.update(_encoded(_SEP + repr(parts)))
+    return state.hexdigest()[:16]

@@ -13,6 +13,7 @@ from mockllm.brain.context import Move
 from mockllm.brain.policy import decide
 from mockllm.behaviour.quirks import Output, QuirkContext
 from mockllm.reading.conversation import Conversation
+from mockllm.reading.history import built
 from mockllm.reply.render import render_text, render_tool_calls
 from mockllm.behaviour.triggers import Always, Otherwise
 
@@ -106,7 +107,7 @@ def render(move: Move, conv: Conversation, seed: int) -> Output:
     if conv.mode == "structured":
         move = _final_tool(move, conv)
     if conv.mode != "structured" or move.action is None:
-        return Output(render_text(move, conv), ())
+        return built(Output, content=render_text(move, conv), tool_calls=())
     return Output(None, tuple(render_tool_calls(move, call_id(seed, conv.step, move))))
 
 
@@ -154,8 +155,8 @@ def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
     out = run.texts(render(move, conv, seed), move, texts)
     if fallback and not run.fired:  # nothing else changed this reply: the persona's fallback
         out = run.texts(out, move, fallback)
-    out = Output(_completed(out.content, conv.opening), out.tool_calls)
+    out = built(Output, content=_completed(out.content, conv.opening), tool_calls=out.tool_calls)
     explanation = {"source": "policy", "persona": persona, "seed": seed, "step": conv.step,
                    "family": brain.family, "rule": brain.rule,
                    "quirks_fired": run.fired, "quirks_suppressed": run.suppressed}
-    return Reply(out.content, tuple(out.tool_calls), explanation)
+    return built(Reply, content=out.content, tool_calls=tuple(out.tool_calls), explanation=explanation)
