@@ -206,13 +206,16 @@ def _plain_turns(messages: list, plain: list[str]) -> tuple:
     cut = max(0, len(plain) - 4)
     if cut < MIN_HEAD:
         return _turns(messages, None, None)
-    head = tuple(plain[:cut])
+    whole = tuple(plain)
+    known = _READ.get(whole)
+    if known is not None:  # the same conversation again
+        return _READ.remember(whole, known)
+    head = whole[:cut]
     state = _READ.get(head)
     if state is None:
         state = _remember(head, _turns(messages[:cut // 2], None, None))
-    # The last two are new (else the whole conversation would have been remembered): their
-    # moves are not worth remembering one by one.
-    return _remember(tuple(plain), _turns(messages[cut // 2:], None, None, state, memo=False))
+    # The last two are new to this history: their moves are not worth remembering one by one.
+    return _remember(whole, _turns(messages[cut // 2:], None, None, state, memo=False))
 
 
 def _remember(key: tuple[str, ...], state: tuple) -> tuple:
