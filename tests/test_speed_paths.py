@@ -274,7 +274,7 @@ def test_an_action_input_written_directly_is_the_json_the_encoder_writes() -> No
     values = st.one_of(st.text(), st.integers(), st.none(), st.floats(), st.booleans(),
                        st.lists(st.text(), max_size=2))
 
-    @settings(max_examples=2000, deadline=None)
+    @settings(max_examples=800, deadline=None)
     @given(st.dictionaries(st.one_of(st.text(), st.integers()), values, max_size=4))
     def same(args: dict) -> None:
         assert _flat_json(args) == json.dumps(args, ensure_ascii=False)
@@ -291,7 +291,7 @@ def test_counting_word_by_word_gives_the_pattern_s_count() -> None:
 
     alphabet = st.sampled_from(list("ab Zz09_.,:{}\"'\n\r\t \u3000\xa0\x85\x1c\u2028中文éß😀") + [" ", "\n"])
 
-    @settings(max_examples=5000, deadline=None)
+    @settings(max_examples=1500, deadline=None)
     @given(st.text(alphabet, max_size=60))
     def same(text: str) -> None:
         assert tokens._count.__wrapped__(text) == len(tokens.split_tokens(text)), repr(text)
