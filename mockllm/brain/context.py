@@ -12,6 +12,7 @@ from functools import lru_cache
 from mockllm.brain.knowledge import first_date
 from mockllm.reading.conversation import Conversation, ToolSpec, correction_kind
 from mockllm.reading.history import built
+from mockllm.reading.recent import Recent
 from mockllm.reading.replies import FULL_WIDTH
 from mockllm.reading.tool_kinds import map_args, tool_kind
 
@@ -34,7 +35,8 @@ _TOOL_NAME = re.compile(r"[A-Za-z_][\w\-]*(?:\.[\w\-]+)*")
 
 
 def offered_tools(conv: Conversation) -> tuple[ToolSpec, ...]:
-    """The offered tools, plus names listed by an 'unknown tool ... available tools:' error."""
+    """The offered tools, plus names listed by an 'unknown tool ... available tools:' error
+    (`conv.tools` itself when there are none)."""
     tools = list(conv.tools)
     for step in conv.steps:
         said = step.observation
@@ -43,7 +45,23 @@ def offered_tools(conv: Conversation) -> tuple[ToolSpec, ...]:
         for name in _listed_tools(said):
             if all(t.name != name for t in tools):
                 tools.append(ToolSpec(name, "", ()))
-    return tuple(tools)
+    return conv.tools if len(tools) == len(conv.tools) else tuple(tools)
+
+
+_KINDS = Recent(64)
+"""id of a tools tuple -> (the tuple, its first tool of each kind): the same tools come with every
+step of a run (the tuple is kept with its entry, so its id cannot be reused while remembered)."""
+
+
+def _tool_kinds(tools: tuple[ToolSpec, ...]) -> dict[str, ToolSpec]:
+    """The first tool of each kind ('weather', 'calculator', ...) among `tools` (remembered)."""
+    known = _KINDS.get(id(tools))
+    if known is not None and known[0] is tools:
+        return known[1]
+    kinds: dict[str, ToolSpec] = {}
+    for t in tools:
+        kinds.setdefault(tool_kind(t), t)
+    return _KINDS.remember(id(tools), (tools, kinds))[1]
 
 
 @lru_cache(maxsize=1024)
@@ -132,9 +150,7 @@ class Ctx:
     def tool(self, kind: str) -> ToolSpec | None:
         """The first offered tool of a kind ('weather', 'calculator', ...), or None."""
         if self._kinds is None:
-            self._kinds = {}
-            for t in self.tools:
-                self._kinds.setdefault(tool_kind(t), t)
+            self._kinds = _tool_kinds(self.tools)
         return self._kinds.get(kind)
 
     def final(self, rule: str, answer: str, thought: str | None = None) -> Move:

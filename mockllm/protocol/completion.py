@@ -157,7 +157,7 @@ def build_completion(request: Request, reply: object, explanation: dict, id_part
         finish = "stop"  # what the API reports when tool_choice names the function
     tool_calls = [ChatCompletionMessageToolCall(id=call["id"], function=Function(**call["function"]))
                   for call in calls]
-    completed = count_tokens(content or "") + sum(_call_tokens(call) for call in calls)
+    completed = count_tokens(content or "") + (sum([_call_tokens(call) for call in calls]) if calls else 0)
     message = (ChatCompletionMessage(content=content, refusal=None, tool_calls=tool_calls) if tool_calls
                else ChatCompletionMessage(content=content, refusal=None))
     usage = CompletionUsage(prompt_tokens=prompt, completion_tokens=completed,

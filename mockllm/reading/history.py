@@ -177,9 +177,8 @@ def _advance(h: History, role: str, text: str, calls: Sequence, call_id: object,
     if role == "assistant":
         if not calls and text[:20].lstrip().startswith("Calling"):
             calls = text_tool_calls(text)
-        new = tuple(_call_step(call, h.specs, text if j == 0 else "") for j, call in enumerate(calls))
-        if not calls:
-            new = (_reply_step(text, h.specs),)
+        new = (tuple([_call_step(call, h.specs, text if j == 0 else "") for j, call in enumerate(calls)])
+               if calls else (_reply_step(text, h.specs),))
         for past, _ in new:
             city = _city(past.action_input, city)
         steps = steps + new
@@ -207,8 +206,10 @@ def _reply_step(text: str, specs: tuple[ToolSpec, ...]) -> tuple[PastStep, objec
     if name is None:
         return _step(None, {}, text, None)
     if isinstance(parsed, dict):  # the memo's dict: shared read-only, or copied when nested
-        return _step(name, parsed if all(type(v) in _ATOMS for v in parsed.values()) else
-                     _fresh(parsed), text, None)
+        if all([type(v) in _ATOMS for v in parsed.values()]):
+            return built(PastStep, action=name, action_input=ReadOnlyDict(parsed), observation=None,
+                         reply=text), None
+        return _step(name, _fresh(parsed), text, None)
     return _step(name, parse_reply(text, specs)[1], text, None)
 
 
@@ -226,7 +227,7 @@ def _call_step(call: object, specs: tuple[ToolSpec, ...], reply: str) -> tuple:
 
 def _step(action: str | None, args: dict, reply: str, call_id: object) -> tuple[PastStep, object]:
     """A step not yet answered, with its call id; its input is shared when nothing in it can change."""
-    if all(type(v) in _ATOMS for v in args.values()):
+    if all([type(v) in _ATOMS for v in args.values()]):
         args = ReadOnlyDict(args)
     return built(PastStep, action=action, action_input=args, observation=None, reply=reply), call_id
 

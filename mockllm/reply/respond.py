@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from mockllm._hash import stable_id
 from mockllm.behaviour.personas import QUIRKS, Entry, active_entries, entry_state, get_persona
@@ -42,19 +42,20 @@ class _Run:
                             step=self.conv.step, question=self.conv.question,
                             temperature=self.temperature, params=entry.params)
 
-    def _try(self, entry: Entry, call: object, applies: object = None) -> object | None:
-        """Run one entry's function if its trigger fires; record it; return the new value.
+    def _try(self, entry: Entry, apply: Callable, applies: Callable | None, *args: object) -> object | None:
+        """Run `apply(*args, context)` for one entry if its trigger fires; record it; return the
+        new value.
 
         A suppressed entry only needs to know whether it would have changed anything: its
-        `applies()` test answers that when given, without running the function.
+        `applies(*args, params)` test answers that when it has one, without running `apply`.
         """
         state, by = entry_state(entry, self.conv, self.seed, self.persona)
         if state == "off":
             return None
         if state == "suppressed" and applies is not None:
-            result = applies() or None
+            result = applies(*args, entry.params) or None
         else:
-            result = call(self._context(entry))
+            result = apply(*args, self._context(entry))
         if result is None:
             return None
         if state == "suppressed":
@@ -67,24 +68,21 @@ class _Run:
         """Apply the move-level quirks in order."""
         for entry in entries:
             quirk = QUIRKS[entry.quirk]
-            test = quirk.applies and (lambda: quirk.applies(move, self.conv, entry.params))
-            move = self._try(entry, lambda ctx: quirk.apply(move, self.conv, ctx), test) or move
+            move = self._try(entry, quirk.apply, quirk.applies, move, self.conv) or move
         return move
 
     def texts(self, out: Output, move: Move, entries: Sequence[Entry]) -> Output:
         """Apply the text-level quirks in order (their structured variants in tool-call mode)."""
+        structured = self.conv.mode == "structured"
         for entry in entries:
             quirk = QUIRKS[entry.quirk]
-            if self.conv.mode == "structured":
+            if structured:
                 if quirk.structured is not None:
-                    fn = quirk.structured
-                    out = self._try(entry, lambda ctx: fn(out, move, self.conv, ctx)) or out
-            else:
-                test = quirk.applies and (lambda: quirk.applies(out.content or "", move,
-                                                                self.conv, entry.params))
-                text = self._try(entry, lambda ctx: quirk.apply(out.content or "", move,
-                                                                self.conv, ctx), test)
-                out = out if text is None else Output(text, out.tool_calls)
+                    out = self._try(entry, quirk.structured, None, out, move, self.conv) or out
+                continue
+            text = self._try(entry, quirk.apply, quirk.applies, out.content or "", move, self.conv)
+            if text is not None:
+                out = built(Output, content=text, tool_calls=out.tool_calls)
         return out
 
 
