@@ -51,8 +51,7 @@ def messages_state(parts: list[str], cut: int) -> object:
     head = tuple(parts[:cut])
     state = _STATES.get(head)
     if state is None:
-        state = _state_of(head)
-    _STATES.remember(head, state)
+        state = _STATES.remember(head, _state_of(head))
     full = state.copy()
     if cut < len(parts):
         full.update(_encoded((_SEP if head else "") + _SEP.join(parts[cut:])))

@@ -74,8 +74,10 @@ def _count(text: str) -> int:
     breaks = text.count("\n")
     gaps = text.count(" ") + breaks
     if gaps == len(words) - 1 and len(text) - gaps == sum(map(len, words)):  # no other whitespace
-        known = _WORDS.get
-        return breaks + sum([known(word) or _count_word(word) for word in words])
+        counts = list(map(_WORDS.get, words))
+        if None in counts:  # words not seen before
+            counts = [count or _count_word(word) for word, count in zip(words, counts)]
+        return breaks + sum(counts)
     return _pattern_count(text)
 
 

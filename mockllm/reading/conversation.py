@@ -209,7 +209,7 @@ def _plain_turns(messages: list, plain: list[str]) -> tuple:
     whole = tuple(plain)
     known = _READ.get(whole)
     if known is not None:  # the same conversation again
-        return _READ.remember(whole, known)
+        return known
     head = whole[:cut]
     state = _READ.get(head)
     if state is None:

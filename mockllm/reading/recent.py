@@ -1,7 +1,7 @@
 """A bounded memo of the newest entries: how reading, and the digest, resume a resent conversation.
 
 An agent resends its conversation two messages longer at every step, so what was worked out for
-the last few requests is what the next one can start from; older entries are dropped first.
+the last few requests is what the next one can start from; the oldest entries are dropped first.
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any, Hashable
 
 
 class Recent(dict):
-    """A dict of at most `size` entries; `remember` makes an entry the newest, dropping the oldest."""
+    """A dict of at most `size` entries; `remember` adds one, dropping the oldest added."""
 
     def __init__(self, size: int) -> None:
         """An empty memo of at most `size` entries."""
@@ -17,9 +17,9 @@ class Recent(dict):
         self.size = size
 
     def remember(self, key: Hashable, value: Any) -> Any:
-        """Keep `value` under `key` as the newest entry; return it."""
-        self.pop(key, None)
+        """Keep `value` under `key` (a new entry goes last, the first to be dropped is the oldest);
+        return it."""
         self[key] = value
-        while len(self) > self.size:
-            self.pop(next(iter(self)), None)
+        if len(self) > self.size:
+            del self[next(iter(self))]
         return value
