@@ -13,7 +13,7 @@ Attribute access, `==`, `repr`, iteration over (field, value) pairs, and:
 A field is "set" when it was given at construction or has a class default (`object`, `role`,
 `index`, `type`: the API always sends those); the others read as None and are left out of
 `to_dict()`, as the API leaves them out of its JSON (a streamed delta carries only what it adds).
-Plain slotted classes rather than pydantic keep `import mockllm` fast and free of dependencies.
+Plain classes (fields declared as annotations, kept in the instance dict) rather than pydantic keep `import mockllm` fast and free of dependencies.
 Differences from pydantic: no type coercion or checking beyond required fields and nested
 objects; unknown keys given to `model_validate` are ignored.
 """
@@ -27,25 +27,26 @@ _DUMP_MODES = ("python", "json")
 class Model:
     """Base of the response objects: keyword construction, attributes, dumps and validation."""
 
-    __slots__: tuple[str, ...] = ("_given",)
+    __slots__: tuple[str, ...] = ("_given", "__dict__")
     _defaults: dict[str, object] = {}
     _nested: dict[str, tuple[type, bool]] = {}  # field -> (model class, is a list of them)
     _required: tuple[str, ...] = ()
     _fields: tuple[tuple[str, object], ...] = ()  # (name, default) of each field, set per class
-
     _names: frozenset[str] = frozenset()
+    _template: dict[str, object] = {}  # every field at its default
 
     def __init_subclass__(cls, **options: object) -> None:
+        """Take the class's fields from its annotations, in their order."""
         super().__init_subclass__(**options)
-        cls._fields = tuple((name, cls._defaults.get(name)) for name in cls.__slots__)
-        cls._names = frozenset(cls.__slots__)
+        cls._fields = tuple((name, cls._defaults.get(name)) for name in cls.__dict__["__annotations__"])
+        cls._names = frozenset(name for name, _ in cls._fields)
+        cls._template = dict(cls._fields)
 
     def __init__(self, **values: object) -> None:
-        for name, default in self._fields:
-            setattr(self, name, values.get(name, default))
         if not self._names.issuperset(values):
             unknown = sorted(set(values) - self._names)
             raise TypeError(f"{type(self).__name__} has no field(s) {', '.join(unknown)}")
+        self.__dict__ = {**self._template, **values}  # the fields, set at once
         self._given = values  # the fields that were set: these, and those with a class default
 
     def _is_set(self, name: str) -> bool:

@@ -21,7 +21,6 @@ __all__ = [
 class Function(Model):
     """The name and JSON-encoded arguments of one tool call."""
 
-    __slots__ = ("arguments", "name")
     _required = ("arguments", "name")
     arguments: str
     name: str
@@ -30,7 +29,6 @@ class Function(Model):
 class ChatCompletionMessageToolCall(Model):
     """One tool call requested by the model."""
 
-    __slots__ = ("id", "function", "type")
     _defaults = {"type": "function"}
     _nested = {"function": (Function, False)}
     _required = ("id", "function")
@@ -42,7 +40,6 @@ class ChatCompletionMessageToolCall(Model):
 class ChatCompletionMessage(Model):
     """The assistant message of a choice: text `content`, or `tool_calls`, or both."""
 
-    __slots__ = ("content", "refusal", "role", "tool_calls")
     _defaults = {"role": "assistant"}
     _nested = {"tool_calls": (ChatCompletionMessageToolCall, True)}
     content: str | None
@@ -54,7 +51,6 @@ class ChatCompletionMessage(Model):
 class TopLogprob(Model):
     """One of the most likely tokens at a position, with its log probability."""
 
-    __slots__ = ("token", "bytes", "logprob")
     _required = ("token", "logprob")
     token: str
     bytes: list[int] | None
@@ -64,7 +60,6 @@ class TopLogprob(Model):
 class ChatCompletionTokenLogprob(Model):
     """A token of the reply, its log probability, and the most likely tokens at its position."""
 
-    __slots__ = ("token", "bytes", "logprob", "top_logprobs")
     _nested = {"top_logprobs": (TopLogprob, True)}
     _required = ("token", "logprob", "top_logprobs")
     token: str
@@ -76,7 +71,6 @@ class ChatCompletionTokenLogprob(Model):
 class ChoiceLogprobs(Model):
     """The log probabilities of a choice's content tokens (`logprobs=True`)."""
 
-    __slots__ = ("content", "refusal")
     _nested = {"content": (ChatCompletionTokenLogprob, True), "refusal": (ChatCompletionTokenLogprob, True)}
     content: list[ChatCompletionTokenLogprob] | None
     refusal: list[ChatCompletionTokenLogprob] | None
@@ -85,7 +79,6 @@ class ChoiceLogprobs(Model):
 class Choice(Model):
     """One completion choice (the mock always returns exactly one)."""
 
-    __slots__ = ("finish_reason", "index", "logprobs", "message")
     _defaults = {"index": 0}
     _nested = {"logprobs": (ChoiceLogprobs, False), "message": (ChatCompletionMessage, False)}
     _required = ("finish_reason", "message")
@@ -98,7 +91,6 @@ class Choice(Model):
 class CompletionUsage(Model):
     """Token counts of the request and the reply."""
 
-    __slots__ = ("completion_tokens", "prompt_tokens", "total_tokens")
     _required = ("completion_tokens", "prompt_tokens", "total_tokens")
     completion_tokens: int
     prompt_tokens: int
@@ -108,7 +100,6 @@ class CompletionUsage(Model):
 class ChatCompletion(Model):
     """A whole reply, as `client.chat.completions.create(...)` returns it."""
 
-    __slots__ = ("id", "choices", "created", "model", "object", "system_fingerprint", "usage", "x_mock")
     _defaults = {"object": "chat.completion"}
     _nested = {"choices": (Choice, True), "usage": (CompletionUsage, False)}
     _required = ("id", "choices", "created", "model")
@@ -125,7 +116,6 @@ class ChatCompletion(Model):
 class ChoiceDeltaToolCallFunction(Model):
     """A piece of a streamed tool call: its name (first piece) or a slice of its arguments."""
 
-    __slots__ = ("arguments", "name")
     arguments: str | None
     name: str | None
 
@@ -133,7 +123,6 @@ class ChoiceDeltaToolCallFunction(Model):
 class ChoiceDeltaToolCall(Model):
     """A streamed tool-call delta; `index` tells which call the piece belongs to."""
 
-    __slots__ = ("index", "id", "function", "type")
     _nested = {"function": (ChoiceDeltaToolCallFunction, False)}
     _required = ("index",)
     index: int
@@ -145,7 +134,6 @@ class ChoiceDeltaToolCall(Model):
 class ChoiceDelta(Model):
     """What one chunk adds to the message (only the fields it carries are set)."""
 
-    __slots__ = ("content", "refusal", "role", "tool_calls")
     _nested = {"tool_calls": (ChoiceDeltaToolCall, True)}
     content: str | None
     refusal: str | None
@@ -156,7 +144,6 @@ class ChoiceDelta(Model):
 class ChunkChoice(Model):
     """The choice of a chunk: a delta, and the finish_reason on the last chunk."""
 
-    __slots__ = ("delta", "finish_reason", "index", "logprobs")
     _defaults = {"index": 0}
     _nested = {"delta": (ChoiceDelta, False), "logprobs": (ChoiceLogprobs, False)}
     _required = ("delta",)
@@ -169,7 +156,6 @@ class ChunkChoice(Model):
 class ChatCompletionChunk(Model):
     """One streamed piece of a reply (`object == "chat.completion.chunk"`)."""
 
-    __slots__ = ("id", "choices", "created", "model", "object", "system_fingerprint", "usage", "x_mock")
     _defaults = {"object": "chat.completion.chunk"}
     _nested = {"choices": (ChunkChoice, True), "usage": (CompletionUsage, False)}
     _required = ("id", "choices", "created", "model")
