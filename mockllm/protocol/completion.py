@@ -87,7 +87,7 @@ def read_prompt(messages: list[dict], tools: list | None,
                 plain: list[str] | None = None) -> tuple[object, int]:
     """(hash state, prompt tokens) of the request, in one pass over the messages.
 
-    The state is a blake2b hash of every message (`mockllm.protocol.digest`: faster than hashing
+    The state is a SHA-1 hash of every message (`mockllm.protocol.digest`: faster than hashing
     their repr, as deterministic), the caller's to finish;
     the tokens are each message's content plus a fixed overhead, and the tools as JSON.
     `plain` (`Request.plain`) gives the messages' roles and contents already read, when all are

@@ -18,14 +18,15 @@ MIN_HEAD = 8
 """Parts before the last two messages below which hashing from scratch is cheaper than a look-up."""
 _SEP = "\x1f"
 _STATES = Recent(MAX_STATES)
-"""Parts already hashed -> the blake2b state after them (never updated in place: copied first)."""
+"""Parts already hashed -> the hash state after them (never updated in place: copied first)."""
 
 
 @lru_cache(maxsize=1)
-def _blake2b() -> object:
-    """hashlib.blake2b, imported on first use: `import mockllm` stays fast."""
+def _sha1() -> object:
+    """hashlib.sha1, imported on first use: `import mockllm` stays fast. An id needs no secrecy,
+    and SHA-1 hashes a prompt faster than blake2b where the processor has SHA instructions."""
     import hashlib
-    return hashlib.blake2b
+    return hashlib.sha1
 
 
 def _encoded(text: str) -> bytes:
@@ -34,8 +35,8 @@ def _encoded(text: str) -> bytes:
 
 
 def _state_of(parts: list[str] | tuple[str, ...]) -> object:
-    """The blake2b state after `parts` joined by U+001F, hashed from scratch."""
-    return _blake2b()(_encoded(_SEP.join(parts)), digest_size=16)
+    """The hash state after `parts` joined by U+001F, hashed from scratch."""
+    return _sha1()(_encoded(_SEP.join(parts)))
 
 
 def digest_of(parts: list[str] | tuple[str, ...]) -> str:

@@ -76,23 +76,25 @@ def _count(text: str) -> int:
     if gaps == len(words) - 1 and len(text) - gaps == sum(map(len, words)):  # no other whitespace
         counts = list(map(_WORDS.get, words))
         if None in counts:  # words not seen before
-            counts = [count or _count_word(word) for word, count in zip(words, counts)]
+            _learn(words)
+            counts = map(_WORDS.__getitem__, words)
         return breaks + sum(counts)
     return _pattern_count(text)
 
 
 MAX_WORDS = 65536
-"""Words whose token counts are kept (all are dropped when there are more: a bounded memo)."""
+"""Words whose token counts are kept (all are dropped when there would be more: a bounded memo)."""
 _WORDS: dict[str, int] = {}
 
 
-def _count_word(word: str) -> int:
-    """The tokens of one word (no whitespace in it), remembered in `_WORDS`."""
-    count = _pattern_count(word)
-    if len(_WORDS) >= MAX_WORDS:
+def _learn(words: list[str]) -> None:
+    """Count the words not in `_WORDS` (each has no whitespace in it) and keep their counts."""
+    new = set(words).difference(_WORDS)
+    if len(_WORDS) + len(new) > MAX_WORDS:
         _WORDS.clear()
-    _WORDS[word] = count
-    return count
+        new = set(words)
+    for word in new:
+        _WORDS[word] = _pattern_count(word)
 
 
 def _pattern_count(text: str) -> int:
