@@ -206,10 +206,8 @@ def _reply_step(text: str, specs: tuple[ToolSpec, ...]) -> tuple[PastStep, objec
     if name is None:
         return _step(None, {}, text, None)
     if isinstance(parsed, dict):  # the memo's dict: shared read-only, or copied when nested
-        if all([type(v) in _ATOMS for v in parsed.values()]):
-            return built(PastStep, action=name, action_input=ReadOnlyDict(parsed), observation=None,
-                         reply=text), None
-        return _step(name, _fresh(parsed), text, None)
+        flat = all([type(v) in _ATOMS for v in parsed.values()])
+        return _step(name, parsed if flat else _fresh(parsed), text, None)
     return _step(name, parse_reply(text, specs)[1], text, None)
 
 
