@@ -298,6 +298,8 @@ def test_counting_word_by_word_gives_the_pattern_s_count() -> None:
 
     same()
     tokens._WORDS.clear()
+    long = " ".join(f"w{index}" for index in range(tokens.WORDWISE_MAX))  # counted whole
+    assert tokens._count.__wrapped__(long) == len(tokens.split_tokens(long)) and not tokens._WORDS
     for text in [SYSTEM, *(t for pair in TURNS for t in pair)]:
         assert tokens._count.__wrapped__(text) == tokens._count.__wrapped__(text) == \
             len(tokens.split_tokens(text))

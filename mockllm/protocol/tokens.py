@@ -68,8 +68,11 @@ def _count(text: str) -> int:
     Text whose words are separated by single spaces and line breaks (most of an agent's text)
     is counted word by word: no token crosses such a gap (a space joins the word after it, a line
     break is a token of its own), and words recur from one message to the next, so each is
-    counted once (`_WORDS`). Other text goes through the token pattern whole.
+    counted once (`_WORDS`). Other text, and text longer than WORDWISE_MAX (a document, a huge
+    observation: mostly words never seen), goes through the token pattern whole.
     """
+    if len(text) > WORDWISE_MAX:
+        return _pattern_count(text)
     words = text.split()
     breaks = text.count("\n")
     gaps = text.count(" ") + breaks
@@ -82,6 +85,8 @@ def _count(text: str) -> int:
     return _pattern_count(text)
 
 
+WORDWISE_MAX = 4096
+"""Characters up to which a text is counted word by word (an agent's messages are shorter)."""
 MAX_WORDS = 65536
 """Words whose token counts are kept (all are dropped when there would be more: a bounded memo)."""
 _WORDS: dict[str, int] = {}
