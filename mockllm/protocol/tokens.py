@@ -77,29 +77,25 @@ def _count(text: str) -> int:
     breaks = text.count("\n")
     gaps = text.count(" ") + breaks
     if gaps == len(words) - 1 and len(text) - gaps == sum(map(len, words)):  # no other whitespace
-        counts = list(map(_WORDS.get, words))
-        if None in counts:  # words not seen before
-            _learn(words)
-            counts = map(_WORDS.__getitem__, words)
-        return breaks + sum(counts)
+        known = _WORDS.get
+        return breaks + sum([known(word) or _count_word(word) for word in words])
     return _pattern_count(text)
 
 
 WORDWISE_MAX = 4096
 """Characters up to which a text is counted word by word (an agent's messages are shorter)."""
 MAX_WORDS = 65536
-"""Words whose token counts are kept (all are dropped when there would be more: a bounded memo)."""
+"""Words whose token counts are kept (all are dropped when there are more: a bounded memo)."""
 _WORDS: dict[str, int] = {}
 
 
-def _learn(words: list[str]) -> None:
-    """Count the words not in `_WORDS` (each has no whitespace in it) and keep their counts."""
-    new = set(words).difference(_WORDS)
-    if len(_WORDS) + len(new) > MAX_WORDS:
+def _count_word(word: str) -> int:
+    """The tokens of one word (no whitespace in it), remembered in `_WORDS`."""
+    count = _pattern_count(word)
+    if len(_WORDS) >= MAX_WORDS:
         _WORDS.clear()
-        new = set(words)
-    for word in new:
-        _WORDS[word] = _pattern_count(word)
+    _WORDS[word] = count
+    return count
 
 
 def _pattern_count(text: str) -> int:
