@@ -101,12 +101,15 @@ def _same_function(fn: Callable, reference: Callable) -> bool:
 def run_cases(fn: Callable, exercise: Exercise, runner: str | None = None) -> list[CaseResult]:
     """Run the cases in order, each under CASE_SECONDS; stop at a timeout or after CHECK_SECONDS.
 
+    They run inside the exercise's workspace, when it has one (entered here, in this process).
+
     `runner` is "fork" or "thread" (see `solutions.limits`); None means the platform's default.
     """
     budget_end = time.monotonic() + CHECK_SECONDS
     calls = [_call(fn, exercise, case) for case in exercise.cases]
-    outcomes = limits.run_each(calls, lambda _index: min(CASE_SECONDS, budget_end - time.monotonic()),
-                               runner or limits.DEFAULT_RUNNER)
+    with exercise.workspace() if exercise.workspace is not None else contextlib.nullcontext():
+        outcomes = limits.run_each(calls, lambda _index: min(CASE_SECONDS, budget_end - time.monotonic()),
+                                   runner or limits.DEFAULT_RUNNER)
     results = [_result(number, case, outcome, budget_end)
                for number, (case, outcome) in enumerate(zip(exercise.cases, outcomes), start=1)]
     return results + [CaseResult(number, case, "skipped")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, ContextManager
 
 NOTHING: Any = object()
 """Marks a case without an `expected` value (it uses `expect` or `raises` instead)."""
@@ -76,6 +76,9 @@ class Exercise:
     show: Callable[[Any], str] = repr  # how to show a returned value in the report
     causes: tuple[Cause, ...] = ()   # mistakes recognised from a value or an exception, in order
     screened: bool = False           # refuse eval, exec & co. before running (solutions.screen)
+    workspace: Callable[[], ContextManager[Any]] | None = None
+    """A context the cases run in, entered in the notebook's own process before they start and
+    left after the last one (their files, made and removed whatever the cases do)."""
 
     def reference_path(self) -> str:
         """Return the dotted path of the reference, e.g. `solutions.tools.calculator`."""

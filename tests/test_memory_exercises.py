@@ -102,16 +102,21 @@ def test_a_formatted_key_and_a_whole_row_are_refused(capsys: pytest.CaptureFixtu
 
 
 def test_a_check_leaves_no_store_folders_behind(tmp_path) -> None:
-    """The cases' stores are made in forked children, which skip exit handlers: the notebook's own
-    process must be the one that removes them."""
+    """The cases' stores live in a folder the check makes and removes in the notebook's own
+    process (the cases run in forked children, which skip clean-up): nothing is left behind,
+    even by a kernel killed right after the check, and loading the cases makes nothing."""
     import os
     import subprocess
     import sys
 
-    script = ("from solutions.check import check\nfrom solutions.memory import store\n"
+    script = ("import os\nfrom solutions.check import check\nfrom solutions.exercises import exercises\n"
+              "from solutions.memory import store\nimport pathlib, tempfile\n"
+              "exercises()\nassert not list(pathlib.Path(tempfile.gettempdir()).iterdir())\n"
               "def save_fact(conn, key, value, session=None):\n"
               "    return store.save_fact(conn, key, value, session)\n"
-              "assert check(save_fact) is save_fact\n")
+              "assert check(save_fact) is save_fact\n"
+              "os._exit(0)  # as a killed kernel: no exit handlers\n")
     env = {**os.environ, "TMPDIR": str(tmp_path)}
-    subprocess.run([sys.executable, "-c", script], env=env, check=True, capture_output=True)
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
     assert list(tmp_path.iterdir()) == []

@@ -1,30 +1,42 @@
 """Cases for lesson 08 (Memory): `save_fact` and `recall_fact` on a real store file.
 
-Each case gets its own store in a temporary folder (removed when Python exits), already holding
-the facts the case lists, and a fresh connection to it. A save is judged through a second
+Each case gets its own store in the check's temporary folder (made before the cases run and
+removed after the last), already holding the facts the case lists, and a fresh connection to it. A save is judged through a second
 connection, so that a fact that was never committed is seen to be missing.
 """
 from __future__ import annotations
 
-import atexit
+import contextlib
 import shutil
 import sqlite3
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Callable
 
 from solutions.exercises import Case, Cause, Exercise
 
-_ROOT = Path(tempfile.mkdtemp(prefix="course-memory-cases-"))
-"""Made when the cases are loaded, in the notebook's own process, which removes it when it exits:
-a case runs in a forked child, which ends without running exit handlers (`solutions.limits`)."""
-atexit.register(shutil.rmtree, _ROOT, True)
+_ROOT: list[Path] = []  # the folder of the check being run (a forked case inherits it)
 _CURRENT: dict[str, Any] = {}  # the case being run, set by its setup (a forked case inherits it)
 
 
+@contextlib.contextmanager
+def _stores() -> Iterator[None]:
+    """The check's temporary folder for the cases' stores. It is made and removed in the
+    notebook's own process: a case runs in a forked child, which ends without cleaning up."""
+    with tempfile.TemporaryDirectory(prefix="course-memory-cases-", ignore_cleanup_errors=True) as root:
+        _ROOT[:] = [Path(root)]
+        try:
+            yield
+        finally:
+            _ROOT.clear()
+
+
 def _folder(name: str) -> Path:
-    """The case's folder under the temporary root."""
-    return _ROOT / name
+    """The case's folder in the check's temporary folder."""
+    if not _ROOT:
+        raise RuntimeError("lesson 08's cases run inside their check (solutions.check.check)")
+    return _ROOT[0] / name
 
 
 def _store(name: str, facts: tuple[tuple[str, str], ...]) -> Callable[[], tuple[tuple, dict]]:
@@ -166,7 +178,7 @@ RECALL_CAUSES = (
 
 EXERCISES = [
     Exercise(name="save_fact", lesson="08", reference="solutions.memory.store:save_fact",
-             cases=SAVE_CASES, causes=SAVE_CAUSES),
+             cases=SAVE_CASES, causes=SAVE_CAUSES, workspace=_stores),
     Exercise(name="recall_fact", lesson="08", reference="solutions.memory.store:recall_fact",
-             cases=RECALL_CASES, causes=RECALL_CAUSES),
+             cases=RECALL_CASES, causes=RECALL_CAUSES, workspace=_stores),
 ]
