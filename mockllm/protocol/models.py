@@ -13,7 +13,8 @@ Attribute access, `==`, `repr`, iteration over (field, value) pairs, and:
 A field is "set" when it was given at construction or has a class default (`object`, `role`,
 `index`, `type`: the API always sends those); the others read as None and are left out of
 `to_dict()`, as the API leaves them out of its JSON (a streamed delta carries only what it adds).
-Plain classes (fields declared as annotations, kept in the instance dict) rather than pydantic keep `import mockllm` fast and free of dependencies.
+Plain classes (fields declared as annotations, kept in the instance dict) rather than pydantic
+keep `import mockllm` fast and free of dependencies.
 Differences from pydantic: no type coercion or checking beyond required fields and nested
 objects; unknown keys given to `model_validate` are ignored.
 """

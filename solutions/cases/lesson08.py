@@ -1,8 +1,9 @@
 """Cases for lesson 08 (Memory): `save_fact` and `recall_fact` on a real store file.
 
 Each case gets its own store in the check's temporary folder (made before the cases run and
-removed after the last), already holding the facts the case lists, and a fresh connection to it. A save is judged through a second
-connection, so that a fact that was never committed is seen to be missing.
+removed after the last), already holding the facts the case lists, and a fresh connection to
+it. A save is judged through a second connection, so that a fact that was never committed is
+seen to be missing.
 """
 from __future__ import annotations
 
