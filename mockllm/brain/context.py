@@ -49,19 +49,15 @@ def offered_tools(conv: Conversation) -> tuple[ToolSpec, ...]:
 
 
 _KINDS = Recent(64)
-"""id of a tools tuple -> (the tuple, its first tool of each kind): the same tools come with every
-step of a run (the tuple is kept with its entry, so its id cannot be reused while remembered)."""
+"""A tools tuple -> its first tool of each kind: the same tools come with every step of a run."""
 
 
-def _tool_kinds(tools: tuple[ToolSpec, ...]) -> dict[str, ToolSpec]:
-    """The first tool of each kind ('weather', 'calculator', ...) among `tools` (remembered)."""
-    known = _KINDS.get(id(tools))
-    if known is not None and known[0] is tools:
-        return known[1]
+def _first_of_each_kind(tools: tuple[ToolSpec, ...]) -> dict[str, ToolSpec]:
+    """The first tool of each kind ('weather', 'calculator', ...) among `tools`."""
     kinds: dict[str, ToolSpec] = {}
     for t in tools:
         kinds.setdefault(tool_kind(t), t)
-    return _KINDS.remember(id(tools), (tools, kinds))[1]
+    return kinds
 
 
 @lru_cache(maxsize=1024)
@@ -150,7 +146,7 @@ class Ctx:
     def tool(self, kind: str) -> ToolSpec | None:
         """The first offered tool of a kind ('weather', 'calculator', ...), or None."""
         if self._kinds is None:
-            self._kinds = _tool_kinds(self.tools)
+            self._kinds = _KINDS.of(self.tools, _first_of_each_kind)
         return self._kinds.get(kind)
 
     def final(self, rule: str, answer: str, thought: str | None = None) -> Move:

@@ -2,10 +2,12 @@
 
 An agent resends its conversation two messages longer at every step, so what was worked out for
 the last few requests is what the next one can start from; the oldest entries are dropped first.
+`Recent.of` keys such a memo by an object's identity, for what is worked out from a table that
+comes unchanged with every request (a persona's entries, the offered tools).
 """
 from __future__ import annotations
 
-from typing import Any, Hashable
+from typing import Any, Callable, Hashable
 
 
 class Recent(dict):
@@ -23,3 +25,11 @@ class Recent(dict):
         if len(self) > self.size:
             del self[next(iter(self))]
         return value
+
+    def of(self, obj: Any, compute: Callable[[Any], Any]) -> Any:
+        """`compute(obj)`, remembered under the object's identity (for objects that never change
+        but are costly to hash); the object is kept with its entry, so its id is not reused."""
+        kept = self.get(id(obj))
+        if kept is not None and kept[0] is obj:
+            return kept[1]
+        return self.remember(id(obj), (obj, compute(obj)))[1]

@@ -14,6 +14,7 @@ from mockllm.brain.policy import decide
 from mockllm.behaviour.quirks import Output, QuirkContext
 from mockllm.reading.conversation import Conversation
 from mockllm.reading.history import built
+from mockllm.reading.recent import Recent
 from mockllm.reply.render import render_text, render_tool_calls
 from mockllm.behaviour.triggers import Always, Otherwise
 
@@ -119,22 +120,20 @@ def _completed(content: str | None, opening: str) -> str | None:
     return content
 
 
-_LEVELS: dict[int, tuple] = {}
-"""A persona's entries split by level, by the id of its (constant) entry table."""
+_LEVELS = Recent(64)
+"""A persona's entries split by level, by its (constant) entry table."""
+
+
+def _split(entries: tuple[Entry, ...]) -> tuple[tuple[Entry, ...], ...]:
+    """The entries split by level: (move quirks, text quirks, the fallback run as always)."""
+    return (tuple(e for e in entries if QUIRKS[e.quirk].level == "move"),
+            tuple(e for e in entries if QUIRKS[e.quirk].level == "text"),
+            tuple(replace(e, trigger=Always()) for e in entries if isinstance(e.trigger, Otherwise)))
 
 
 def _levels(entries: tuple[Entry, ...], constant: bool) -> tuple[tuple[Entry, ...], ...]:
-    """The entries split by level: (move quirks, text quirks, the fallback run as always);
-    kept for a persona's own table (`constant`), which never changes."""
-    kept = _LEVELS.get(id(entries)) if constant else None
-    if kept is not None and kept[0] is entries:
-        return kept[1]
-    levels = (tuple(e for e in entries if QUIRKS[e.quirk].level == "move"),
-              tuple(e for e in entries if QUIRKS[e.quirk].level == "text"),
-              tuple(replace(e, trigger=Always()) for e in entries if isinstance(e.trigger, Otherwise)))
-    if constant:
-        _LEVELS[id(entries)] = (entries, levels)
-    return levels
+    """`_split(entries)`, kept for a persona's own table (`constant`), which never changes."""
+    return _LEVELS.of(entries, _split) if constant else _split(entries)
 
 
 def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
