@@ -13,6 +13,11 @@
 # serve/ (above protocol/) puts the mock behind HTTP: `openai_client()` and `async_openai_client()`
 # (real openai SDK clients, the mock as their transport) and `python -m mockllm serve`.
 #
+# `find_rules(prompt)`, `read_tools_text(prompt)` and `find_instruction(text)` say what the mock reads
+# in a text: the prompt rules it recognises, the tools it finds in a prompt's tool list, the
+# instruction it would obey in an observation. They are the public face of the readers the model
+# itself uses, so a lesson or a test can ask what the model sees without reaching into its stages.
+#
 # `personas()` and `rulebook()` are functions defined in `mockllm.behaviour.personas`, and
 # `openai_client()` and `async_openai_client()` in `mockllm.serve.sdk`; they load on first use, so
 # `import mockllm` stays fast and never imports openai. (The persona table lives in a package named
@@ -28,14 +33,17 @@ __version__ = "0.1.0"   # kept equal to pyproject.toml's version (tests/test_lay
 __all__ = [
     "MockLLM", "personas", "rulebook", "openai_client", "async_openai_client",
     "MockAPIError", "RateLimitError", "APITimeoutError", "ScriptExhaustedError",
+    "find_rules", "read_tools_text", "find_instruction",
 ]
 
 _LAZY = {"personas": "mockllm.behaviour.personas", "rulebook": "mockllm.behaviour.personas",
-         "openai_client": "mockllm.serve.sdk", "async_openai_client": "mockllm.serve.sdk"}
+         "openai_client": "mockllm.serve.sdk", "async_openai_client": "mockllm.serve.sdk",
+         "find_rules": "mockllm.reading.system_prompt", "read_tools_text": "mockllm.reading.system_prompt",
+         "find_instruction": "mockllm.behaviour.quirks_move"}
 
 
 def __getattr__(name: str) -> object:
-    """`mockllm.personas`, `rulebook`, `openai_client` and `async_openai_client`, imported on first use."""
+    """The lazily imported public names (`personas`, `rulebook`, `openai_client`, ...), on first use."""
     if name not in _LAZY:
         raise AttributeError(f"module 'mockllm' has no attribute {name!r}")
     import importlib

@@ -1,13 +1,13 @@
 """The ReAct loop: ask the model, run its action, feed back the observation, repeat.
 
-Built in lesson 04 (The loop). The trace display lives in `solutions.display`.
+Built in lesson 04 (The loop). The trace display lives in `solutions.course.display`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from solutions.display import trace_html, trace_text
+from solutions.course.display import trace_html, trace_text
 from solutions.parsing import Step, parse_step
 from solutions.prompt import build_system_prompt
 from solutions.tools import BASIC_TOOLS, ToolRegistry

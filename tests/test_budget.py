@@ -11,8 +11,8 @@ from mockllm import MockLLM
 from solutions.agent import run_agent
 from solutions.budget import (PRICES, ContextWindow, Price, Usage, UsageMeter, budgeted_agent,
                               cost, run_within_budget, usage_of)
-from solutions.cases.lesson07 import FixedUsageClient
-from solutions.check import check
+from solutions.course.cases.lesson07 import FixedUsageClient
+from solutions.course.check import check
 from solutions.context import CUT_REPLY, truncate_observation
 from solutions.prompt import build_system_prompt
 from solutions.tools import BASIC_TOOLS, world_tools
@@ -198,7 +198,7 @@ def test_the_context_window_switches_to_the_summary_once_and_stays() -> None:
 
 def _refused(fn: Any, capsys: pytest.CaptureFixture) -> str:
     """Check `fn`, assert the reference comes back, return the report."""
-    from solutions.exercises import exercises
+    from solutions.course.exercises import exercises
 
     assert check(fn) is exercises()[fn.__name__].load_reference()
     return capsys.readouterr().out
@@ -274,8 +274,8 @@ def test_a_budget_that_beats_an_answer_or_waits_for_more_than_the_budget_is_refu
 
 
 def test_the_references_pass_their_own_cases() -> None:
-    from solutions.check import run_cases
-    from solutions.exercises import exercises
+    from solutions.course.check import run_cases
+    from solutions.course.exercises import exercises
 
     for name in ("truncate_observation", "run_within_budget"):
         exercise = exercises()[name]

@@ -5,10 +5,10 @@ import math
 
 import pytest
 
-from solutions import check as check_module
-from solutions import limits
-from solutions.check import check, run_cases
-from solutions.exercises import Case, Exercise, exercises, returns
+from solutions.course import check as check_module
+from solutions.course import limits
+from solutions.course.check import check, run_cases
+from solutions.course.exercises import Case, Exercise, exercises, returns
 
 TOY = Exercise(name="double", lesson="99", reference="math:fabs", cases=(
     Case(args=(2,), expected=4, hint="multiply by two"),

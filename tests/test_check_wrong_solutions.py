@@ -11,9 +11,9 @@ from typing import Any, Callable
 
 import pytest
 
-from solutions import check as check_module
+from solutions.course import check as check_module
 from solutions.agent import Trace, check_arguments, run_step
-from solutions.check import check
+from solutions.course.check import check
 from solutions.parsing import _parse
 from solutions.prompt import build_system_prompt
 from solutions.tools import BASIC_TOOLS, _FULL_WIDTH

@@ -1,4 +1,4 @@
-"""Tests for the trace display (solutions.display) used by Trace in lesson 04."""
+"""Tests for the trace display (solutions.course.display) used by Trace in lesson 04."""
 from __future__ import annotations
 
 import copy
@@ -7,7 +7,7 @@ import re
 from IPython.lib.pretty import pretty
 
 from solutions.agent import Trace, TraceStep
-from solutions.display import explanation_line, shorten, trace_html, trace_text
+from solutions.course.display import explanation_line, shorten, trace_html, trace_text
 
 EXPLANATION = {"source": "policy", "persona": "diligent", "seed": 0, "step": 1,
                "family": "date", "rule": "date/need_date", "quirks_fired": [],

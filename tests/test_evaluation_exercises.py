@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from solutions.check import check
+from solutions.course.check import check
 from solutions.evaluation.gate import verdict as reference_verdict
 from solutions.evaluation.harness import Metrics
 from solutions.evaluation.harness import summarise as reference_summarise

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from solutions.check import check
+from solutions.course.check import check
 from solutions.guards.cut import cut_after_action_input, field_kind, json_end
 from solutions.guards.repeat import repeat_verdict
 
@@ -23,7 +23,7 @@ def _refused(fn, reference, capsys: pytest.CaptureFixture) -> str:
 
 def _reference(name: str):
     """The reference function of an exercise."""
-    from solutions.exercises import exercises
+    from solutions.course.exercises import exercises
     return exercises()[name].load_reference()
 
 

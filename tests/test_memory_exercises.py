@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from solutions.check import check
+from solutions.course.check import check
 from solutions.memory import store
 
 
@@ -109,7 +109,7 @@ def test_a_check_leaves_no_store_folders_behind(tmp_path) -> None:
     import subprocess
     import sys
 
-    script = ("import os\nfrom solutions.check import check\nfrom solutions.exercises import exercises\n"
+    script = ("import os\nfrom solutions.course.check import check\nfrom solutions.course.exercises import exercises\n"
               "from solutions.memory import store\nimport pathlib, tempfile\n"
               "exercises()\nassert not list(pathlib.Path(tempfile.gettempdir()).iterdir())\n"
               "def save_fact(conn, key, value, session=None):\n"

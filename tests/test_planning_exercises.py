@@ -1,7 +1,7 @@
 """Lesson 11's exercises: right solutions pass, the classic wrong ones are refused."""
 from __future__ import annotations
 
-from solutions.check import check
+from solutions.course.check import check
 from solutions.planning.checkpoints import validate_orders as reference_validate
 from solutions.planning.stages import StagedRun, run_stage
 from solutions.planning.stages import run_stages as reference_run_stages

@@ -10,7 +10,7 @@ from solutions.safety import (FLAG, DataTools, GatedTools, SafeAgent, ToolCall, 
                               as_data, idempotency_key, needs_approval, neutralise, read_only,
                               recent_orders_tool, send_email_tool, shop_tools)
 from solutions.safety.sweep import INJECTION_QUESTIONS, counting, danger_sweep, totals
-from solutions.widgets import ApprovalButtons
+from solutions.course.widgets import ApprovalButtons
 from solutions.tools import ToolRegistry
 
 PARCEL = "Why is my parcel to Beijing late?"

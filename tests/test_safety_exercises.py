@@ -6,7 +6,7 @@ from typing import Callable
 
 import pytest
 
-from solutions.check import check
+from solutions.course.check import check
 from solutions.safety import approval, injection
 
 FLAG = injection.FLAG

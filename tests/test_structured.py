@@ -13,7 +13,7 @@ import pytest
 from mockllm import MockLLM
 from solutions.agent import Trace
 from solutions.arguments import MAX_ARGUMENTS_CHARS, decode_arguments, schema_validator, validate_arguments
-from solutions.display import trace_text
+from solutions.course.display import trace_text
 from solutions.modes import MODES, Run, compare_modes, content_as_answer, failing_quirks, summarise, table
 from solutions.structured import (STRUCTURED_RULES, StructuredStep, assistant_message, run_structured_step,
                                   structured_agent, structured_prompt, tool_messages)

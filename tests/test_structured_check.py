@@ -13,7 +13,7 @@ import pytest
 
 from solutions.arguments import decode_arguments
 from solutions.arguments import validate_arguments as reference_validate
-from solutions.check import check
+from solutions.course.check import check
 from solutions.structured import tool_messages as reference_messages
 
 JSON_TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "object": dict,

@@ -8,12 +8,12 @@ import pytest
 
 from mockllm import MockLLM
 from solutions.agent import Trace, run_agent
-from solutions.display import OBSERVATION_CHARS, step_card_html
+from solutions.course.display import OBSERVATION_CHARS, step_card_html
 from solutions.safety import SafeAgent, shop_tools
 from solutions.safety.sweep import counting
 from solutions.tools import BASIC_TOOLS, world_tools
-from solutions.widgets import ApprovalButtons, Playground, TraceViewer
-from solutions.widgets.step_view import sent_messages, step_html, step_text
+from solutions.course.widgets import ApprovalButtons, Playground, TraceViewer
+from solutions.course.widgets.step_view import sent_messages, step_html, step_text
 
 RUN = "Is tomorrow morning good for a run in Beijing?"
 

@@ -197,7 +197,7 @@ def test_a_lesson_runs_from_the_workspace_as_from_lessons(path: Path) -> None:
 
 
 def test_the_packages_import_from_any_folder(tmp_path: Path) -> None:
-    code = "import mockllm, solutions.check, solutions.agent; print(mockllm.__file__)"
+    code = "import mockllm, solutions.course.check, solutions.agent; print(mockllm.__file__)"
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                             text=True, timeout=60, check=True)
     assert Path(result.stdout.strip()).is_relative_to(ROOT)

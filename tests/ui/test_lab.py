@@ -12,7 +12,7 @@ import pytest
 from mockllm import MockLLM
 from solutions.agent import run_agent
 from solutions.tools import world_tools
-from solutions.widgets import Playground
+from solutions.course.widgets import Playground
 
 CELL_MS = 120_000  # the slowest cell of a notebook here, on a busy machine
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook on show

@@ -5,7 +5,7 @@ import json
 from types import SimpleNamespace
 from typing import Any, Callable
 
-from solutions.exercises import Case, Cause, Exercise
+from solutions.course.exercises import Case, Cause, Exercise
 
 WEATHER = '{"city": "Beijing", "date": "2025-03-15"}'
 RAN: list[dict] = []

@@ -8,8 +8,8 @@
 Every widget writes into its Output with `append_stdout` / `append_display_data`, never blocks,
 and has a programmatic path (`.click()`, `.value`) for headless runs and tests.
 """
-from solutions.widgets.approval import ApprovalButtons
-from solutions.widgets.playground import Playground
-from solutions.widgets.viewer import TraceViewer
+from solutions.course.widgets.approval import ApprovalButtons
+from solutions.course.widgets.playground import Playground
+from solutions.course.widgets.viewer import TraceViewer
 
 __all__ = ["ApprovalButtons", "Playground", "TraceViewer"]

@@ -1,7 +1,7 @@
 """One step of a trace as the trace viewer shows it: the messages sent, the raw reply, the parsed
 step, the tokens so far and the mock's explanation, in HTML and in text.
 
-The parsed step is drawn by the trace display's own code (`solutions.display`), so the viewer and
+The parsed step is drawn by the trace display's own code (`solutions.course.display`), so the viewer and
 a displayed `Trace` show a step the same way. No ipywidgets here: this module only writes text.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ import json
 from html import escape
 from typing import Any
 
-from solutions.display import (_BOX, _HEAD, _PRE, OBSERVATION_CHARS, end_card_html, end_text_lines,
+from solutions.course.display import (_BOX, _HEAD, _PRE, OBSERVATION_CHARS, end_card_html, end_text_lines,
                                shorten, step_card_html, step_text_lines)
 
 LINE_WIDTH = 100  # a message's first characters in the text form

@@ -11,7 +11,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from solutions.widgets.base import WidgetView
+from solutions.course.widgets.base import WidgetView
 
 
 def describe_pending(agent: Any) -> str:

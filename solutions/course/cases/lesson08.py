@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Callable
 
-from solutions.exercises import Case, Cause, Exercise
+from solutions.course.exercises import Case, Cause, Exercise
 
 _ROOT: list[Path] = []  # the folder of the check being run (a forked case inherits it)
 _CURRENT: dict[str, Any] = {}  # the case being run, set by its setup (a forked case inherits it)
@@ -36,7 +36,7 @@ def _stores() -> Iterator[None]:
 def _folder(name: str) -> Path:
     """The case's folder in the check's temporary folder."""
     if not _ROOT:
-        raise RuntimeError("lesson 08's cases run inside their check (solutions.check.check)")
+        raise RuntimeError("lesson 08's cases run inside their check (solutions.course.check.check)")
     return _ROOT[0] / name
 
 

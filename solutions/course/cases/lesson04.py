@@ -5,7 +5,7 @@ import json
 from types import SimpleNamespace
 from typing import Any, Callable
 
-from solutions.exercises import Case, Cause, Exercise, has_attributes
+from solutions.course.exercises import Case, Cause, Exercise, has_attributes
 
 FIFTY_DAYS = "What is today's date, and what date is it 50 days from now?"
 DATE_CALL = "Thought: I need today's date.\nAction: get_current_date\nAction Input: {}"

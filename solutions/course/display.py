@@ -1,15 +1,42 @@
 """Readable views of a trace: a text block per step, and HTML cards for Jupyter.
 
-Used by `solutions.agent.Trace` (lesson 04). Output is deterministic: no ids, no times.
+Used by `solutions.agent.Trace` (lesson 04), which imports this module; this module imports no
+reference code: it reads any object with a trace's fields (`TraceLike`, `StepLike`). Output is
+deterministic: no ids, no times.
 """
 from __future__ import annotations
 
 import json
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, Sequence
 
-if TYPE_CHECKING:  # only for type hints: agent.py imports this module
-    from solutions.agent import Trace, TraceStep
+
+class StepLike(Protocol):
+    """What a step display reads: the fields of `solutions.agent.TraceStep`."""
+
+    thought: str | None
+    action: str | None
+    action_input: dict
+    observation: str | None
+    final_answer: str | None
+    error: str | None
+    raw_reply: str
+    tokens: int
+    explanation: dict
+
+
+class TraceLike(Protocol):
+    """What a trace display reads: the fields of `solutions.agent.Trace`."""
+
+    question: str
+    final_answer: str | None
+    stop_reason: str
+
+    @property
+    def steps(self) -> Sequence[StepLike]: ...
+
+    @property
+    def total_tokens(self) -> int: ...
 
 OBSERVATION_CHARS = 300  # observations longer than this are shortened on screen
 ELLIPSIS = "…"
@@ -71,7 +98,7 @@ def explanation_line(explanation: dict) -> str:
     return "mock: " + " · ".join(parts)
 
 
-def _step_fields(step: TraceStep, limit: int | None) -> list[tuple[str, str]]:
+def _step_fields(step: StepLike, limit: int | None) -> list[tuple[str, str]]:
     """The (label, text) pairs worth showing for one step, in reading order."""
     fields = []
     if step.thought:
@@ -91,7 +118,7 @@ def _step_fields(step: TraceStep, limit: int | None) -> list[tuple[str, str]]:
     return fields  # the final answer is shown once, under the last step
 
 
-def end_line(trace: Trace) -> str:
+def end_line(trace: TraceLike) -> str:
     """'Stopped: answered · 3 steps · 412 tokens'."""
     steps = len(trace.steps)
     return (f"Stopped: {trace.stop_reason} · {steps} step{'s' if steps != 1 else ''}"
@@ -105,7 +132,7 @@ def _text_field(label: str, text: str) -> str:
     return f"  {label + ':':<{LABEL_WIDTH}}{body}"
 
 
-def trace_text(trace: Trace, max_chars: int | None = OBSERVATION_CHARS) -> str:
+def trace_text(trace: TraceLike, max_chars: int | None = OBSERVATION_CHARS) -> str:
     """The trace as plain text, one block per step (observations cut at `max_chars`)."""
     lines = [f"Question: {trace.question}"]
     for number, step in enumerate(trace.steps, start=1):
@@ -117,14 +144,14 @@ def trace_text(trace: Trace, max_chars: int | None = OBSERVATION_CHARS) -> str:
     return "\n".join(lines)
 
 
-def step_text_lines(step: TraceStep, max_chars: int | None = OBSERVATION_CHARS) -> list[str]:
+def step_text_lines(step: StepLike, max_chars: int | None = OBSERVATION_CHARS) -> list[str]:
     """A step's labelled fields, then the mock's explanation in brackets (when there is one)."""
     lines = [_text_field(label, text) for label, text in _step_fields(step, max_chars)]
     why = explanation_line(step.explanation)
     return lines + [f"  ({why})"] if why else lines
 
 
-def end_text_lines(trace: Trace, answer: str | None) -> list[str]:
+def end_text_lines(trace: TraceLike, answer: str | None) -> list[str]:
     """'Final Answer: ...' (or '(none)') and the stop line."""
     return [f"Final Answer: {answer if answer is not None else '(none)'}", end_line(trace)]
 
@@ -145,7 +172,7 @@ def _html_row(label: str, value_html: str) -> str:
             f"<div style=\"{_CELL}\">{value_html}</div>")
 
 
-def step_card_html(number: int, step: TraceStep, limit: int) -> str:
+def step_card_html(number: int, step: StepLike, limit: int) -> str:
     """One card: the step's fields, its tokens and the mock's explanation."""
     rows = []
     for label, text in _step_fields(step, None):
@@ -164,7 +191,7 @@ def step_card_html(number: int, step: TraceStep, limit: int) -> str:
             f"</div><div style=\"{_GRID}\">{''.join(rows)}</div>{muted}</div>")
 
 
-def trace_html(trace: Trace, max_chars: int = OBSERVATION_CHARS) -> str:
+def trace_html(trace: TraceLike, max_chars: int = OBSERVATION_CHARS) -> str:
     """The trace as HTML: a card per step, then the final answer, stop reason and totals."""
     cards = "".join(step_card_html(n, step, max_chars) for n, step in enumerate(trace.steps, 1))
     return (f"<div class=\"react-trace\" style=\"{_BOX}\">"
@@ -172,7 +199,7 @@ def trace_html(trace: Trace, max_chars: int = OBSERVATION_CHARS) -> str:
             f"{escape(trace.question)}</span></div>{cards}{end_card_html(trace, trace.final_answer)}</div>")
 
 
-def end_card_html(trace: Trace, answer: str | None) -> str:
+def end_card_html(trace: TraceLike, answer: str | None) -> str:
     """The closing card: the final answer (or none), the stop reason, steps and tokens."""
     style = _card(ANSWER_COLOUR if trace.stop_reason == "answered" else OTHER_END_COLOUR)
     shown = ("<i>none</i>" if answer is None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from solutions.exercises import Case, Cause, Exercise, returns
+from solutions.course.exercises import Case, Cause, Exercise, returns
 
 # ---------------------------------------------------------------- approval_decision(action, action_input, tools, policy)
 
@@ -87,7 +87,7 @@ _KEEP = "The weather in Beijing is sunny."
 
 def _obeyed(value: Any) -> bool:
     """True when the gullible persona, handed `value` as an observation, obeys something in it."""
-    from mockllm.behaviour.quirks_move import find_instruction
+    from mockllm import find_instruction
     return not isinstance(value, str) or find_instruction(value) is not None
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from solutions.exercises import Case, Cause, Exercise, has_attributes
+from solutions.course.exercises import Case, Cause, Exercise, has_attributes
 
 CALC = {"expression": "(17 + 5) * 3"}
 WEATHER = {"city": "Beijing", "date": "2025-03-15"}

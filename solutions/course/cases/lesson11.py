@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from solutions.exercises import Case, Cause, Exercise, returns
+from solutions.course.exercises import Case, Cause, Exercise, returns
 
 # ---------------------------------------------------------------- validate_orders(rows, start, end)
 

@@ -1,6 +1,6 @@
 """The exercise registry: what `check()` knows about each exercise and the cases it runs.
 
-The case tables live in `solutions/cases/lessonNN.py`; each module defines `EXERCISES`, a list
+The case tables live in `solutions/course/cases/lessonNN.py`; each module defines `EXERCISES`, a list
 of `Exercise`. Reference functions are imported only when a case or the fallback needs them.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ NOTHING: Any = object()
 """Marks a case without an `expected` value (it uses `expect` or `raises` instead)."""
 
 CASE_MODULES = tuple(sorted(path.stem for path in (Path(__file__).parent / "cases").glob("lesson[0-9][0-9].py")))
-"""The case modules, one per lesson that has exercises: every `solutions/cases/lessonNN.py`."""
+"""The case modules, one per lesson that has exercises: every `solutions/course/cases/lessonNN.py`."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class Exercise:
     cases: tuple[Case, ...]
     show: Callable[[Any], str] = repr  # how to show a returned value in the report
     causes: tuple[Cause, ...] = ()   # mistakes recognised from a value or an exception, in order
-    screened: bool = False           # refuse eval, exec & co. before running (solutions.screen)
+    screened: bool = False           # refuse eval, exec & co. before running (solutions.course.screen)
     workspace: Callable[[], ContextManager[Any]] | None = None
     """A context the cases run in, entered in the notebook's own process before they start and
     left after the last one (their files, made and removed whatever the cases do)."""
@@ -94,7 +94,7 @@ def exercises() -> dict[str, Exercise]:
     """Return every registered exercise by function name, in lesson order."""
     registry: dict[str, Exercise] = {}
     for module_name in CASE_MODULES:
-        module = importlib.import_module(f"solutions.cases.{module_name}")
+        module = importlib.import_module(f"solutions.course.cases.{module_name}")
         for exercise in module.EXERCISES:
             if exercise.name in registry:
                 raise ValueError(f"exercise {exercise.name!r} is registered twice")

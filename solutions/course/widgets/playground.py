@@ -17,8 +17,8 @@ from solutions.agent import run_agent
 from solutions.guards.agent import guarded_agent
 from solutions.prompt import DEFAULT_PARTS, RULES, build_system_prompt
 from solutions.tools import ToolRegistry, world_tools
-from solutions.widgets.base import WidgetView, replace_output
-from solutions.widgets.viewer import TraceViewer
+from solutions.course.widgets.base import WidgetView, replace_output
+from solutions.course.widgets.viewer import TraceViewer
 
 QUESTION = "Is tomorrow morning good for a run in Beijing?"
 SWITCHED = ("format", "example", *RULES)  # the prompt parts a toggle can take out

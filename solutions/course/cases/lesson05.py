@@ -1,7 +1,7 @@
 """Cases for lesson 05 (Failure clinic): the cut after the Action Input, and the repeat guard."""
 from __future__ import annotations
 
-from solutions.exercises import Case, Exercise, returns
+from solutions.course.exercises import Case, Exercise, returns
 
 _DATE = "Thought: I need today's date.\nAction: get_current_date\nAction Input: {}"
 _WEATHER = 'Thought: Now the weather.\nAction: get_weather\nAction Input: {"city": "Beijing", "date": "2025-03-15"}'

@@ -11,8 +11,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from solutions.widgets.base import Rendered, WidgetView, replace_output
-from solutions.widgets.step_view import step_html, step_text, tokens_line
+from solutions.course.widgets.base import Rendered, WidgetView, replace_output
+from solutions.course.widgets.step_view import step_html, step_text, tokens_line
 
 
 def check_trace(trace: Any) -> None:

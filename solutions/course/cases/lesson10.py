@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from solutions.exercises import Case, Cause, Exercise, has_attributes, returns
+from solutions.course.exercises import Case, Cause, Exercise, has_attributes, returns
 
 
 def _run(correct: bool = True, stop: str = "answered", steps: int = 2, calls: int = 1,

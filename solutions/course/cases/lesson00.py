@@ -5,7 +5,7 @@ import json
 from types import SimpleNamespace
 from typing import Any, Callable
 
-from solutions.exercises import Case, Cause, Exercise, returns
+from solutions.course.exercises import Case, Cause, Exercise, returns
 
 Setup = Callable[[], tuple[tuple, dict]]
 SYSTEM = "You are a terse assistant."

@@ -5,7 +5,7 @@ import re
 from types import SimpleNamespace
 from typing import Any, Callable
 
-from solutions.exercises import Case, Cause, Exercise, returns
+from solutions.course.exercises import Case, Cause, Exercise, returns
 
 # ---------------------------------------------------------------- truncate_observation(text, limit)
 

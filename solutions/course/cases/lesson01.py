@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from solutions.exercises import Case, Exercise, returns
+from solutions.course.exercises import Case, Exercise, returns
 
 _PARSE = ("call _check_text(expression), then ast.parse(text, mode='eval'), then "
           "_format_number(_evaluate(tree.body)); never eval()")

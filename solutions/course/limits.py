@@ -1,6 +1,6 @@
 """Run one call under a time limit, so that no exercise case can hang a notebook.
 
-`solutions.check` runs the cases of an exercise through `run_each(calls, seconds_for)`, and
+`solutions.course.check` runs the cases of an exercise through `run_each(calls, seconds_for)`, and
 `run_limited(call, seconds)` runs a single call. Two runners:
 
 - **fork** (Linux): the calls run one after another in a forked child process, which inherits
@@ -16,7 +16,7 @@
   long C-level operation (`2 ** 10 ** 10` written in your own code, `time.sleep(60)`) runs to its
   end before the interruption lands; a loop that catches BaseException and carries on is never
   stopped; there is no memory limit. The course's cases are built
-  so that none of them makes a wrong solution do such work (see `solutions/cases/lesson01.py`).
+  so that none of them makes a wrong solution do such work (see `solutions/course/cases/lesson01.py`).
 
 macOS gets the thread runner because forking a process that may hold Objective-C runtime state
 is unsafe there (the reason `multiprocessing` stopped forking on macOS).

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from mockllm.reading.system_prompt import find_rules
-from solutions.exercises import Case, Cause, Exercise, returns
+from mockllm import find_rules
+from solutions.course.exercises import Case, Cause, Exercise, returns
 
 
 def rules_in(prompt: str) -> set[str]:

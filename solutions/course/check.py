@@ -1,11 +1,11 @@
 """The exercise checker: `fn = check(fn)` after each exercise cell.
 
-It runs the exercise's cases (`solutions/cases/`), prints a verdict with hints, and returns your
+It runs the exercise's cases (`solutions/course/cases/`), prints a verdict with hints, and returns your
 function when every case passes, else the reference, so the rest of the lesson runs either way.
 
 What makes it hard to fool:
 
-- **Time limits.** Every case runs under `CASE_SECONDS` through `solutions.limits` (a forked
+- **Time limits.** Every case runs under `CASE_SECONDS` through `solutions.course.limits` (a forked
   child killed at the deadline on Linux; a watchdog that interrupts Python code elsewhere: read
   that module for the limits of each). The first case past its limit fails with a hint about
   bounding the work and the remaining cases are not run; no case starts once `CHECK_SECONDS`
@@ -17,7 +17,7 @@ What makes it hard to fool:
   the course leads a wrong solution into such work (the power case is `(-1) ** 10 ** 10`).
 - **A screen before the cases.** For the exercises that read a model's text, a function that
   uses eval, exec, compile or a way to reach them is refused before any case runs
-  (`solutions.screen` reads the compiled code, so it works without the source).
+  (`solutions.course.screen` reads the compiled code, so it works without the source).
 - **The reference is recognised.** Checking the function `check` handed back (running
   `fn = check(fn)` twice) says so instead of reporting the reference as yours.
 - **Root cause first.** When several cases fail the same way (None returned, a value of the wrong
@@ -33,9 +33,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from solutions import limits
-from solutions.exercises import NOTHING, Case, Exercise, exercises
-from solutions.screen import forbidden_uses
+from solutions.course import limits
+from solutions.course.exercises import NOTHING, Case, Exercise, exercises
+from solutions.course.screen import forbidden_uses
 
 CASE_SECONDS = 2.0     # a case still running after this is stopped and fails
 CHECK_SECONDS = 6.0    # no case starts after this much time in one check
@@ -103,7 +103,7 @@ def run_cases(fn: Callable, exercise: Exercise, runner: str | None = None) -> li
 
     They run inside the exercise's workspace, when it has one (entered here, in this process).
 
-    `runner` is "fork" or "thread" (see `solutions.limits`); None means the platform's default.
+    `runner` is "fork" or "thread" (see `solutions.course.limits`); None means the platform's default.
     """
     budget_end = time.monotonic() + CHECK_SECONDS
     calls = [_call(fn, exercise, case) for case in exercise.cases]

@@ -1,1 +1,0 @@
-"""Case tables for `solutions.check`, one module per lesson (see `solutions.exercises`)."""

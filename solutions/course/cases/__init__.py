@@ -1,0 +1,1 @@
+"""Case tables for `solutions.course.check`, one module per lesson (see `solutions.course.exercises`)."""
