@@ -142,11 +142,15 @@ def make_lesson(solved: NotebookNode, name: str) -> NotebookNode:
 
 # ---------------------------------------------------------------- the command
 
-def build(root: Path, out: Path, write: bool) -> list[str]:
-    """Regenerate everything; write it (write=True) or return what differs from disk."""
+def build(root: Path, out: Path, write: bool, only: tuple[str, ...] = ()) -> list[str]:
+    """Regenerate everything (or the lessons numbered in `only`); write it (write=True) or return
+    what differs from disk."""
     stale: list[str] = []
     expected_lessons = set()
     for path in solved_notebooks(root):
+        if only and path.name[:2] not in only:
+            expected_lessons.add(path.name)
+            continue
         original = read_notebook(path)
         solved = refresh_solved(original, path.name, root)
         if solved != original:
@@ -175,11 +179,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
     parser.add_argument("--out", type=Path, help="folder for the lessons (default: ROOT/lessons)")
     parser.add_argument("--root", type=Path, default=REPO, help="repository root")
+    parser.add_argument("--only", nargs="+", default=(), metavar="NN",
+                        help="only these lessons, by number (e.g. --only 03 04); the others are left as they are")
     args = parser.parse_args(argv)
     root = args.root.resolve()
     out = (args.out or root / "lessons").resolve()
     try:
-        stale = build(root, out, write=not args.check)
+        stale = build(root, out, write=not args.check, only=tuple(args.only))
     except ValueError as exc:
         print(f"build_lessons: {exc}", file=sys.stderr)
         return 2

@@ -2,7 +2,8 @@
 
 Usage: python scripts/sync_readme.py [--check]   (--check exits 1 when a file is stale)
 
-README.md holds the three-line client example; docs/mock.md the call with a tool, its `x_mock`
+README.md holds the three-line client example and the count of the wrong-solution catalogue
+(tests/wrong_solutions/); docs/mock.md the call with a tool, its `x_mock`
 explanation and the rulebook. Each block sits between `<!-- NAME:start -->` and `<!-- NAME:end -->`.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 MOCK_DOC = ROOT / "docs" / "mock.md"
-BLOCKS = {README: ("example",), MOCK_DOC: ("example_tools", "explanation", "rulebook")}
+BLOCKS = {README: ("example", "wrong_solutions"), MOCK_DOC: ("example_tools", "explanation", "rulebook")}
 """Which generated blocks each file holds."""
 
 
@@ -63,21 +64,35 @@ def rulebook_block() -> str:
     return rulebook_markdown().strip()
 
 
+def wrong_solutions_block() -> str:
+    """The catalogue's count, as the sentence README "How we test" prints."""
+    sys.path.insert(0, str(ROOT))
+    from tests.wrong_solutions import MIN_PER_EXERCISE, counts
+
+    c = counts()
+    harmless = (f"; {c['harmless']} more are harmless (the lesson's later cells give the same results) and "
+                "are accepted, each with the reason written beside it") if c["harmless"] else ""
+    return textwrap.fill(f"{c['exercises']} exercises, {c['wrong']} classic wrong solutions in the catalogue (at least "
+            f"{MIN_PER_EXERCISE} an exercise): {c['refused']} refused, each with a first reason that names "
+            f"its fault{harmless}.", 94)
+
+
 def render(text: str, names: tuple[str, ...], blocks: dict[str, str],
            label: str = "README.md") -> str:
     """Return `text` with the generated blocks `names` filled in from `blocks`."""
     for name in names:
-        pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
+        pattern = re.compile(rf"^([ ]*)(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S | re.M)
         if not pattern.search(text):
             raise SystemExit(f"{label} lacks the markers <!-- {name}:start --> / <!-- {name}:end -->")
-        text = pattern.sub(lambda m: m.group(1) + blocks[name] + "\n" + m.group(2), text)
+        text = pattern.sub(lambda m: m.group(1) + m.group(2) + textwrap.indent(blocks[name], m.group(1))
+                           + "\n" + m.group(1) + m.group(3), text)  # an indented block keeps its indent
     return text
 
 
 def main(argv: list[str]) -> int:
     """Write the files, or with --check report which ones are out of date."""
     stale = []
-    blocks = {**example_blocks(), "rulebook": rulebook_block()}  # made once, for every file
+    blocks = {**example_blocks(), "rulebook": rulebook_block(), "wrong_solutions": wrong_solutions_block()}  # made once, for every file
     for path, names in BLOCKS.items():
         label = path.relative_to(ROOT).as_posix()
         old = path.read_text(encoding="utf-8")

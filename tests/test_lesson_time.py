@@ -67,3 +67,45 @@ def test_an_exercise_without_minutes_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="needs metadata exercise.minutes"):
         lesson_time.estimates(root)
     assert lesson_time.main(["--root", str(root)]) == 2
+
+
+@pytest.mark.parametrize("row", ESTIMATES, ids=[row.name for row in ESTIMATES])
+def test_each_lesson_states_its_estimated_time_at_its_top(row: lesson_time.Estimate) -> None:
+    stated = lesson_time.stated_time(ROOT / "lessons" / row.name)
+    assert stated == lesson_time.time_line(row), \
+        f"{row.name} states {stated!r}: run python scripts/lesson_time.py --write --only {row.name[:2]}, then make lessons"
+
+
+def test_collapsed_helpers_an_exercise_calls_are_counted_as_read(tmp_path: Path) -> None:
+    v4 = nbformat.v4
+    hidden = {"jupyter": {"source_hidden": True}}
+    cells = [
+        v4.new_code_cell("def helper(x):\n    y = x + 1\n    return y\n\n\ndef unused():\n    pass\n\n"
+                         "LIMIT = 3", metadata=hidden),
+        v4.new_code_cell("def solve(x):\n    return helper(x) < LIMIT",
+                         metadata={"exercise": {"inject": [], "minutes": 1}}),
+    ]
+    row = lesson_time.estimate(*(_pair(tmp_path, cells, {}) / d / "00_x.ipynb" for d in ("lessons", "solutions")))
+    assert row.read_lines == 4            # helper's 3 lines and LIMIT; not unused()
+    assert row.code_lines == 4 + 2 and row.collapsed_cells == 1
+
+
+def test_a_going_further_part_is_counted_apart_and_stated(tmp_path: Path) -> None:
+    v4 = nbformat.v4
+    cells = [
+        v4.new_markdown_cell("# Lesson 00 — X\n\nIntro."),
+        v4.new_markdown_cell("## Part\n\n" + " ".join(["word"] * 2000)),
+        v4.new_markdown_cell("## Going further: more\n\n" + " ".join(["word"] * 1000)),
+        v4.new_code_cell("a = 1\nb = 2"),
+        v4.new_markdown_cell("## Summary\n\nDone."),
+    ]
+    root = _pair(tmp_path, cells, {})
+    row = lesson_time.estimates(root)[0]
+    assert row.optional is not None and row.optional.words == 1004 and row.optional.code_lines == 2
+    assert row.words == 6 + 2002 + 3
+    assert lesson_time.time_line(row) == ('*About 10 minutes, plus about 5 for the optional parts headed '
+                                          '"Going further".*')
+    assert lesson_time.stated_time(root / "lessons" / "00_x.ipynb") is None
+    assert lesson_time.write_times(root) == [root / "solutions" / "00_x.ipynb"]
+    assert lesson_time.stated_time(root / "solutions" / "00_x.ipynb") == lesson_time.time_line(row)
+    assert lesson_time.write_times(root, only=("01",)) == []
