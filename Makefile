@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 # modules and the kernels' compiled modules are cached in __pycache__ (git-ignored) and reused.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist loadscope
 
-.PHONY: lab workspace reset test unit notebooks lessons bench lint clean test-frameworks test-ui test-long
+.PHONY: setup lab workspace reset test unit notebooks lessons bench lint clean test-frameworks test-ui test-long
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
@@ -32,6 +32,10 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(FONT_CACHE)
 	@touch $@ $(VENV)/.installed-lab
 
+# Everything `make lab` and `make test` need, installed once (the only step of both that needs the
+# network); the extra targets (test-ui, test-frameworks, bench) install their own tools.
+setup: $(VENV)/.installed-test
+
 # Your own copies of the lessons: workspace/ gets each lesson it lacks; nothing there is overwritten.
 workspace:
 	@$(PYTHON) scripts/workspace.py sync
@@ -40,9 +44,11 @@ workspace:
 reset:
 	@$(PYTHON) scripts/workspace.py reset "$(LESSON)"
 
-# Root (containers, some workshop machines) needs --allow-root; nobody else gets it.
-lab: $(VENV)/.installed-lab workspace
-	$(VENV)/bin/jupyter lab workspace/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+# JupyterLab rooted at the repository, opening in workspace/, where alone it may write
+# (solutions/course/lab.py). Root (containers, some workshop machines) needs --allow-root; nobody
+# else gets it.
+lab: setup workspace
+	$(PY) -m solutions.course.lab $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # Unit tests, solved notebooks (outputs compared exactly) and lessons (run only); never workspace/.
 test: $(VENV)/.installed-test

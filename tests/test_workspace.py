@@ -160,7 +160,7 @@ def test_only_lab_workspace_and_reset_use_the_workspace() -> None:
     assert "workspace" not in dry_run("lessons", "notebooks", "test", "unit", "lint")
     lab = dry_run("lab").splitlines()
     sync = next(i for i, line in enumerate(lab) if "scripts/workspace.py sync" in line)
-    assert any("jupyter lab workspace/" in line for line in lab[sync + 1:])
+    assert any("-m solutions.course.lab" in line for line in lab[sync + 1:])  # opens in workspace/
     assert "scripts/workspace.py reset \"03\"" in dry_run("reset", "LESSON=03")
 
 
