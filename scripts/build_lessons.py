@@ -17,6 +17,7 @@ import argparse
 import ast
 import copy
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -83,10 +84,28 @@ def cell_injections(cell: NotebookNode) -> list[str]:
     return list(cell.metadata.get("inject", []))
 
 
+_PATH_MENTION = re.compile(r"(?<!\[)`(solutions/[A-Za-z0-9_./-]*)`")
+_CODE_FENCE = re.compile(r"(^```.*?^```)", re.MULTILINE | re.DOTALL)
+
+
+def link_paths(text: str, root: Path) -> str:
+    """Make each `solutions/...` path a markdown text mentions a link to it (`../solutions/...`,
+    right from lessons/, solutions/ and workspace/ alike), so it opens from JupyterLab; a path
+    that does not exist, or one inside a code block, stays as it is."""
+    def link(match: re.Match) -> str:
+        path = match.group(1)
+        return f"[`{path}`](../{path})" if (Path(root) / path).exists() else match.group(0)
+    pieces = _CODE_FENCE.split(text)
+    return "".join(piece if index % 2 else _PATH_MENTION.sub(link, piece) for index, piece in enumerate(pieces))
+
+
 def refresh_solved(nb: NotebookNode, name: str, root: Path) -> NotebookNode:
-    """Return a copy of a solved notebook with injected cells refreshed and cell ids ensured."""
+    """Return a copy of a solved notebook with injected cells refreshed, each `solutions/...` path
+    the prose mentions linked, and cell ids ensured."""
     new = copy.deepcopy(nb)
     for index, cell in enumerate(new.cells):
+        if cell.cell_type == "markdown":
+            cell.source = link_paths(cell.source, root)
         entries = cell_injections(cell) if cell.cell_type == "code" else []
         if entries:
             try:

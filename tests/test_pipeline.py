@@ -280,3 +280,15 @@ def test_a_progress_bar_is_stored_as_it_ended_and_compared_as_a_bar() -> None:
         "display_data", data={"text/plain": displayed, notebook_tools.WIDGET_VIEW: {"model_id": "x"}})])])
     notebook_tools.normalise_metadata(nb)
     assert nb.cells[0].outputs[0].data == {"text/plain": ended}
+
+
+def test_a_path_of_the_reference_in_the_prose_becomes_a_link(tmp_path) -> None:
+    (tmp_path / "solutions" / "guards").mkdir(parents=True)
+    (tmp_path / "solutions" / "chat.py").write_text("")
+    text = ("The reference is `solutions/chat.py` and `solutions/guards/`; `solutions/gone.py` is not.\n"
+            "```\n`solutions/chat.py`\n```\n")
+    linked = build_lessons.link_paths(text, tmp_path)
+    assert linked == ("The reference is [`solutions/chat.py`](../solutions/chat.py) and "
+                      "[`solutions/guards/`](../solutions/guards/); `solutions/gone.py` is not.\n"
+                      "```\n`solutions/chat.py`\n```\n")
+    assert build_lessons.link_paths(linked, tmp_path) == linked
