@@ -29,10 +29,11 @@ def _same(value: Any, expected: tuple) -> bool:
     return True
 
 
-def _measures(runs: list[tuple], expected: tuple, label: str, hint: str) -> Case:
-    """A case: summarise(<runs>) gives Metrics equal to `expected`."""
+def _measures(runs: list[tuple], expected: tuple, label: str, hint: str, *, once: bool = False) -> Case:
+    """A case: summarise(<runs>) gives Metrics equal to `expected`; `once`: the runs come as a generator."""
     def setup() -> tuple[tuple, dict]:
-        return ([_run(*r) for r in runs],), {}
+        built = [_run(*r) for r in runs]
+        return ((run for run in built) if once else built,), {}
     names = "runs, success_rate, average_steps, tool_success, tokens, step_limit_hits"
     return Case(setup=setup, expect=lambda value: _same(value, expected), label=label, hint=hint,
                 says=f"Metrics({', '.join(f'{n}={v!r}' for n, v in zip(names.split(', '), expected))})")
@@ -40,20 +41,28 @@ def _measures(runs: list[tuple], expected: tuple, label: str, hint: str) -> Case
 
 SUMMARISE_CASES = (
     _measures([(True,), (False,)], (2, 0.5, 2.0, 1.0, 200, 0),
-              "summarise([<right>, <wrong>])", "success_rate is the share of runs that succeeded: 1 of 2"),
+              "summarise([<right>, <wrong>])", "success_rate is the share of runs that succeeded: 1 of "
+              "2; tokens is the sum over the runs (200), not an average"),
+    _measures([(True, "answered", 1, 1, 0, 100), (False, "answered", 2, 1, 1, 100),
+               (False, "answered", 2, 1, 0, 100)], (3, 1 / 3, 5 / 3, 2 / 3, 300, 0),
+              "summarise([<right in 1 step>, <wrong after a failed call>, <wrong in 2 steps>])",
+              "keep the full precision: 1 of 3 is 0.333..., 5 steps over 3 runs 1.666...; do not "
+              "round() in Metrics, round only when you print (f'{rate:.0%}')"),
     _measures([(True, "answered", 2, 1, 0, 100), (False, "step_limit", 6, 6, 2, 900),
                (True, "answered", 1, 0, 0, 50)], (3, 2 / 3, 3.0, 5 / 7, 1050, 1),
               "summarise([<answered in 2>, <step limit after 6>, <answered in 1, no tool>])",
               "average the steps over every run, the step-limit run included (9 / 3 = 3.0): the runs "
-              "that failed are the ones that cost most steps; tool_success is 5 good calls of 7"),
+              "that failed are the ones that cost most steps; success_rate is over every run too "
+              "(2 of 3); tool_success pools the calls, 5 good of 7 (not the mean of each run's rate)"),
     _measures([(True, "step_limit", 6, 6, 0, 600), (True, "answered", 2, 1, 0, 100)],
               (2, 0.5, 4.0, 1.0, 700, 1),
               "summarise([<step limit, graded correct>, <answered>])",
               "a run that hit the step limit is no success, even when a grader accepted the text a loop "
-              "handed back: count only runs with stop_reason 'answered' and correct"),
+              "handed back: count only runs with stop_reason 'answered' and correct, over every run"),
     _measures([(False, "repeated_call", 3, 3, 1, 300)], (1, 0.0, 3.0, 2 / 3, 300, 0),
               "summarise([<stopped by the repeat guard>])",
-              "step_limit_hits counts stop_reason 'step_limit' only; tool_success is (calls - errors) / calls"),
+              "step_limit_hits counts stop_reason 'step_limit' only (a run the repeat guard stopped "
+              "is a failure, not a step-limit hit); tool_success is (calls - errors) / calls"),
     _measures([(True, "answered", 1, 0, 0, 40)], (1, 1.0, 1.0, None, 40, 0),
               "summarise([<answered without a tool>])",
               "no tool calls: tool_success is None (no rate over nothing), not 0 or 1"),
@@ -64,6 +73,12 @@ SUMMARISE_CASES = (
               (5, 0.6, 3.6, 3 / 13, 1900, 2),
               "summarise([<3 answered in 2 steps>, <2 step limits after 6>])",
               "sum tokens and step-limit hits over every run; average the steps over all 5 runs (18 / 5)"),
+    _measures([(True, "answered", 2, 1, 0, 100), (False, "step_limit", 6, 6, 2, 900),
+               (True, "answered", 1, 0, 0, 50)], (3, 2 / 3, 3.0, 5 / 7, 1050, 1),
+              "summarise(run for run in <the 3 runs of case 3>)  # a generator",
+              "runs can be any iterable, here a generator, which can be read only once (len() does "
+              "not work on it, and a second pass finds it empty): make it a list first, "
+              "runs = list(runs)", once=True),
     _measures([], (0, 0.0, 0.0, None, 0, 0), "summarise([])",
               "an empty list measures zeros, Metrics(0, 0.0, 0.0, None, 0, 0): do not divide by len(runs) when it is 0"),
 )
@@ -78,20 +93,30 @@ SUMMARISE_CAUSES = (
 # ---------------------------------------------------------------- verdict(before, after)
 
 
-def _metrics(success: float, tokens: int, steps: float = 2.0) -> Any:
-    """A Metrics of 10 runs with the given success rate, tokens and average steps."""
+def _metrics(success: float, tokens: int, steps: float = 2.0, runs: int = 10) -> Any:
+    """A Metrics of `runs` runs with the given success rate, tokens and average steps."""
     from solutions.evaluation.harness import Metrics
-    return Metrics(10, success, steps, 0.9, tokens, 0)
+    return Metrics(runs, success, steps, 0.9, tokens, 0)
+
+
+def _shown(metrics: tuple) -> str:
+    """A Metrics of a case in words: how many runs were right, of how many, and the tokens."""
+    success, tokens = metrics[:2]
+    runs = metrics[3] if len(metrics) > 3 else 10
+    return f"<{success * runs:,.0f} of {runs:,} right ({success:.1%}), {tokens:,} tokens>"
 
 
 def _judges(before: tuple, after: tuple, expected: str, hint: str) -> Case:
-    """A case: verdict(Metrics(before), Metrics(after)) == expected."""
+    """A case: verdict(Metrics(*before), Metrics(*after)) == expected."""
     def setup() -> tuple[tuple, dict]:
         return (_metrics(*before), _metrics(*after)), {}
-    label = f"verdict(<success {before[0]:.0%}, {before[1]:,} tokens>, <success {after[0]:.0%}, {after[1]:,} tokens>)"
-    return Case(setup=setup, expected=expected, label=label, hint=hint)
+    return Case(setup=setup, expected=expected, hint=hint,
+                label=f"verdict({_shown(before)}, {_shown(after)})")
 
 
+ONE_OF_THE_SET = ("any drop in the success rate is worse, whatever the tokens: a tolerance is for "
+                  "float rounding only (abs(a - b) > 1e-9), never for percentage points, or a "
+                  "real regression passes as a tie")
 VERDICT_CASES = (
     _judges((0.8, 1000), (0.9, 1000), "better", "a higher success rate is better"),
     _judges((0.9, 1000), (0.8, 1000), "worse", "a lower success rate is worse"),
@@ -99,12 +124,24 @@ VERDICT_CASES = (
             "for more tokens is better"),
     _judges((0.9, 1000), (0.8, 500), "worse", "fewer tokens do not make up for wrong answers"),
     _judges((0.9, 1000), (0.9, 800), "better", "same success rate: fewer tokens is better"),
-    _judges((0.9, 800), (0.9, 1000), "worse", "same success rate: more tokens is worse"),
+    _judges((0.9, 800), (0.9, 1000), "worse", "same success rate: more tokens is worse (equal rates "
+            "are a tie, not 'better': let the tokens decide)"),
     _judges((0.9, 1000, 2.0), (0.9, 1000, 3.0), "same", "same success rate and tokens: 'same' "
             "(steps are already in the tokens)"),
     _judges((0.3, 1000), (0.1 + 0.2, 1000), "same", "0.1 + 0.2 is 0.30000000000000004, the same rate "
             "computed another way: compare rates with a small tolerance (abs(a - b) > 1e-9), not ==, "
             "or a rounding shows as a change"),
+    _judges((0.9, 1000), (0.9, 999), "better", "same success rate: 999 tokens is fewer than 1,000, "
+            "so better; tokens are counted, not measured: any difference decides, no tolerance"),
+    _judges((1.0, 98_047, 2.4, 38), (37 / 38, 87_946, 2.4, 38), "worse",
+            "one question of the 38 regressed (2.6 points): " + ONE_OF_THE_SET),
+    _judges((1025 / 1026, 500_810, 2.4, 1026), (1024 / 1026, 490_000, 2.4, 1026), "worse",
+            "one run of the sweep's 1,026 regressed (0.1 points; both rates print as 100%): "
+            + ONE_OF_THE_SET),
+    _judges((37 / 38, 98_047, 2.4, 38), (38 / 40, 99_000, 2.4, 40), "worse",
+            "the set grew from 38 to 40 questions: 38 right of 40 (95%) is a lower rate than 37 of "
+            "38 (97%), though more answers are right; compare success rates, not counts of right "
+            "answers"),
 )
 
 VERDICT_CAUSES = (
