@@ -1,6 +1,7 @@
 """Cases for lesson 06 (Structured tool calls): validate_arguments and tool_messages."""
 from __future__ import annotations
 
+import copy
 import json
 from types import SimpleNamespace
 from typing import Any, Callable
@@ -10,6 +11,8 @@ from solutions.course.exercises import Case, Cause, Exercise
 WEATHER = '{"city": "Beijing", "date": "2025-03-15"}'
 RAN: list[dict] = []
 """The calls the `repeat` tool of the tool_messages cases received (each case starts it empty)."""
+CALL_IDS: list[str] = []
+"""The ids of the calls the current tool_messages case passes (set by its setup)."""
 
 
 def _tool(name: str) -> Callable[[], Any]:
@@ -21,15 +24,33 @@ def _tool(name: str) -> Callable[[], Any]:
     return make
 
 
-def _custom(properties: dict, required: tuple[str, ...]) -> Callable[[], Any]:
+def _custom(properties: dict, required: tuple[str, ...], **schema: Any) -> Callable[[], Any]:
     """A factory of a tool `settings` with the given schema (for constraints isinstance cannot see)."""
     def make() -> Any:
         from solutions.tools import Tool
 
         return Tool("settings", 'changes the settings. Example: {"unit": "celsius"}',
-                    {"type": "object", "properties": properties, "required": list(required)},
+                    {"type": "object", "properties": properties, "required": list(required), **schema},
                     lambda **kwargs: "ok")
     return make
+
+
+SCHEMA_SEEN: list[Any] = []
+"""The schema of the tool the last `_untouched` case built, copied before the call, and the tool."""
+
+
+def _untouched(tool: Callable[[], Any]) -> Callable[[], Any]:
+    """A factory of `tool` that keeps a copy of its schema, to see afterwards that nothing changed it."""
+    def make() -> Any:
+        built = tool()
+        SCHEMA_SEEN[:] = [copy.deepcopy(built.parameters), built]
+        return built
+    return make
+
+
+def _schema_kept(test: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    """`test`, and the schema of the tool the case built is as it was before the call."""
+    return lambda value: test(value) and SCHEMA_SEEN[1].parameters == SCHEMA_SEEN[0]
 
 
 def _validate(tool: Callable[[], Any], arguments: str, label: str, test: Callable[[Any], bool],
@@ -52,10 +73,14 @@ def _accepted(expected: dict) -> Callable[[Any], bool]:
 
 NAME_IT = ("the message must name the argument: build it from error.path (where) and "
            "error.message (what), e.g. \"argument 'days': '50' is not of type 'integer'\"")
+_NESTED = {"where": {"type": "object", "properties": {"city": {"type": "string"},
+                                                      "country": {"type": "string"}}}}
+_DATE = {"when": {"type": "string", "format": "date", "description": "a date as YYYY-MM-DD"}}
+_UNIT = {"unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}
 VALIDATE_CASES = (
     _validate(_tool("get_weather"), WEATHER, "get_weather", _accepted({"city": "Beijing", "date": "2025-03-15"}),
               "({'city': 'Beijing', 'date': '2025-03-15'}, None)",
-              "decode the JSON text and return the object with None when it fits the schema"),
+              "decode the JSON text and return the object (a dict) with None when it fits the schema"),
     _validate(_tool("add_days"), '{"date": "2025-03-14"}', "add_days", _refused("days"),
               "({}, a message naming the missing 'days')",
               "a missing required argument is an error: validate with jsonschema, which reads "
@@ -72,7 +97,12 @@ VALIDATE_CASES = (
               "valid JSON: ...'): the model reads the message and tries again"),
     _validate(_tool("get_weather"), '["Beijing", "2025-03-15"]', "get_weather", _refused("object"),
               "({}, a message saying a JSON object is needed)",
-              "valid JSON is not enough: the arguments must be an object (a dict)"),
+              "a JSON array is not an object, even one whose items could be read in the parameters' "
+              "order: refuse it, saying that the arguments must be a JSON object"),
+    _validate(_tool("get_current_date"), "null", "get_current_date", _refused("object"),
+              "({}, a message saying a JSON object is needed)",
+              "null is JSON but not an object: refuse it like a list or a number "
+              "(`json.loads(text) or {}` lets null, 0, false and [] through as no arguments)"),
     _validate(_tool("get_weather"), json.dumps(WEATHER), "get_weather",
               _accepted({"city": "Beijing", "date": "2025-03-15"}),
               "({'city': 'Beijing', 'date': '2025-03-15'}, None): the JSON string decoded again",
@@ -81,16 +111,39 @@ VALIDATE_CASES = (
               "get_weather", _refused("units"), "({}, a message naming the unexpected 'units')",
               "the function takes no 'units': validate against the schema with "
               "additionalProperties set to False (unless the schema sets it)"),
-    _validate(_custom({"unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, ("unit",)),
-              '{"unit": "kelvin"}', "settings", _refused("unit"),
+    _validate(_custom(_UNIT, ("unit",), additionalProperties=True), '{"unit": "celsius", "note": "hi"}',
+              "settings, whose schema says additionalProperties: true", _accepted({"unit": "celsius", "note": "hi"}),
+              "({'unit': 'celsius', 'note': 'hi'}, None): this schema allows extra arguments",
+              "too strict: this schema says \"additionalProperties\": true, so 'note' is allowed; "
+              "close the schema only where it says nothing, {'additionalProperties': False, "
+              "**tool.parameters}, so that the schema's own setting wins"),
+    _validate(_custom(_UNIT, ("unit",)), '{"unit": "kelvin"}', "settings", _refused("unit"),
               "({}, a message naming 'unit', which must be celsius or fahrenheit)",
               "the schema's enum lists the allowed values: validate with jsonschema, not isinstance"),
     _validate(_custom({"count": {"type": "integer", "minimum": 1}}, ("count",)), '{"count": 0}',
               "settings", _refused("count"), "({}, a message naming 'count', which must be at least 1)",
               "the schema's minimum is part of the contract: validate with jsonschema, not isinstance"),
-    _validate(_custom({"where": {"type": "object", "properties": {"city": {"type": "string"}}}}, ("where",)),
-              '{"where": {"city": 5}}', "settings", _refused("city"),
+    _validate(_custom(_NESTED, ("where",)), '{"where": {"city": 5}}', "settings", _refused("city"),
               "({}, a message naming 'city' inside 'where')", NAME_IT),
+    _validate(_custom(_NESTED, ("where",)), '{"where": {"city": 5, "country": 7}}', "settings",
+              _refused("city", "country"), "({}, one message naming both 'city' and 'country')",
+              "report every error, not only the first: collect all of validator.iter_errors(value) "
+              "and join them (jsonschema.validate and best_match give one error)"),
+    _validate(_custom(_DATE, ("when",)), '{"when": "2025-03-15"}', "settings, 'when' has format date",
+              _accepted({"when": "2025-03-15"}), "({'when': '2025-03-15'}, None)",
+              "a date written YYYY-MM-DD fits \"format\": \"date\": let jsonschema's format "
+              "checker decide"),
+    _validate(_custom(_DATE, ("when",)), '{"when": "tomorrow"}', "settings, 'when' has format date",
+              _refused("when"), "({}, a message naming 'when': 'tomorrow' is not a date)",
+              "jsonschema checks \"format\" only when the validator has a format checker: "
+              "Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER), "
+              "as schema_validator(tool.parameters) builds it"),
+    _validate(_untouched(_custom(_UNIT, ("unit",))), '{"unit": "celsius", "colour": "red"}',
+              "settings; its schema is compared afterwards with a copy taken before",
+              _schema_kept(_refused("colour")),
+              "({}, a message naming 'colour'), and tool.parameters as it was",
+              "tool.parameters was changed: it is the schema tools.schemas() sends the model with every "
+              "request; close a copy, {'additionalProperties': False, **tool.parameters}"),
     _validate(_tool("get_current_date"), "{}", "get_current_date", _accepted({}), "({}, None)",
               "an empty object is valid for a tool without parameters"),
 )
@@ -121,6 +174,7 @@ def _messages(*calls: tuple[str, str, str]) -> Callable[[], tuple[tuple, dict]]:
     """Setup: tool_messages([calls], the registry), with RAN emptied."""
     def setup() -> tuple[tuple, dict]:
         RAN.clear()
+        CALL_IDS[:] = [call[0] for call in calls]
         return ([_call(*call) for call in calls], _registry()), {}
     return setup
 
@@ -135,13 +189,15 @@ def _mock_calls() -> tuple[tuple, dict]:
         {"id": "call_mock_2", "name": "calculator", "arguments": {"expression": "(17 + 5) * 3"}}]}])
     message = reply.chat.completions.create(
         model="mock-react", messages=[{"role": "user", "content": "Two calls, please."}]).choices[0].message
+    CALL_IDS[:] = [call.id for call in message.tool_calls]
     return (message.tool_calls, _registry()), {}
 
 
 def _shaped(value: Any, ids: list[str]) -> bool:
-    """A list of {'role': 'tool', 'tool_call_id': id, 'content': str}, one per id, in order."""
+    """A list of {'role': 'tool', 'tool_call_id': id, 'content': str}, one per id, in order (a
+    'name' may come too: older OpenAI examples send the function's name, and the API accepts it)."""
     return (isinstance(value, list) and len(value) == len(ids)
-            and all(isinstance(m, dict) and set(m) == {"role", "tool_call_id", "content"}
+            and all(isinstance(m, dict) and {"role", "tool_call_id", "content"} <= set(m) <= _KEYS
                     and m["role"] == "tool" and m["tool_call_id"] == i and isinstance(m["content"], str)
                     for m, i in zip(value, ids)))
 
@@ -151,10 +207,12 @@ def _contents(value: Any) -> list[str]:
     return [m["content"] for m in value]
 
 
+_KEYS = {"role", "tool_call_id", "content", "name"}
 MESSAGE_CASES = (
     Case(setup=_messages(("call_1", "get_current_date", "{}")),
          label="tool_messages([call_1: get_current_date {}], tools)",
-         expected=[{"role": "tool", "tool_call_id": "call_1", "content": "2025-03-14"}],
+         expect=lambda v: _shaped(v, ["call_1"]) and _contents(v) == ["2025-03-14"],
+         says="[{'role': 'tool', 'tool_call_id': 'call_1', 'content': '2025-03-14'}]",
          hint="one message per call: {'role': 'tool', 'tool_call_id': call.id, 'content': result}"),
     Case(setup=_messages(("call_b", "get_weather", WEATHER),
                          ("call_a", "get_weather", '{"city": "London", "date": "2025-03-15"}')),
@@ -162,7 +220,21 @@ MESSAGE_CASES = (
          expect=lambda v: _shaped(v, ["call_b", "call_a"]) and "Beijing" in v[0]["content"]
          and "London" in v[1]["content"],
          says="two tool messages, in the calls' order, ids call_b then call_a, each with its own result",
-         hint="answer every call of the reply, in order, each with its own call.id (not an index)"),
+         hint="answer every call of the reply, in order, each with its own call.id (not an index) "
+              "and its own result: two calls of one tool are two calls"),
+    Case(setup=_messages(("call_w", "get_weather", WEATHER), ("call_c", "calculator", '{"expression": "2 + 2"}')),
+         label="tool_messages([call_w: get_weather Beijing, call_c: calculator 2 + 2], tools)",
+         expect=lambda v: _shaped(v, ["call_w", "call_c"]) and "Beijing" in v[0]["content"]
+         and v[1]["content"] == "4",
+         says="call_w with the Beijing weather, then call_c with '4'",
+         hint="each message pairs a call's id with that same call's result, in the calls' order: "
+              "build both from one call (do not sort or group the calls, then pair them by position)"),
+    Case(setup=_messages(("call_p", "get_current_date", "{}"), ("call_q", "get_current_date", "{}")),
+         label="tool_messages([call_p: get_current_date {}, call_q: get_current_date {}], tools)",
+         expect=lambda v: _shaped(v, ["call_p", "call_q"]) and _contents(v) == ["2025-03-14"] * 2,
+         says="two tool messages, call_p and call_q, each '2025-03-14'",
+         hint="two identical calls are still two calls: every id needs its own tool message, or the "
+              "next request is refused (lesson 05's repeat guard belongs in the loop, not here)"),
     Case(setup=_messages(("call_x", "get_weather", '{"city": "Beijing"')),
          label="tool_messages([call_x: get_weather '{\"city\": \"Beijing\"'], tools)  # not JSON",
          expect=lambda v: _shaped(v, ["call_x"]) and v[0]["content"].startswith("Error")
@@ -197,30 +269,63 @@ MESSAGE_CASES = (
          expect=lambda v: _shaped(v, ["call_mock_1", "call_mock_2"]) and v[1]["content"] == "66",
          says="two tool messages with the reply's ids call_mock_1 and call_mock_2, the second '66'",
          hint="read the SDK's objects: call.id, call.function.name, call.function.arguments"),
-    Case(setup=_messages(), label="tool_messages([], tools)", expected=[],
+    Case(setup=_messages(), label="tool_messages([], tools)", expect=lambda v: v == [], says="[]",
          hint="no calls, no messages: return an empty list"),
+)
+
+
+def _pair(value: Any) -> bool:
+    """The value is a pair (arguments, problem)."""
+    return isinstance(value, tuple) and len(value) == 2
+
+
+VALIDATE_CAUSES = (
+    Cause(lambda exc: isinstance(exc, ValueError) and "Expecting" in str(exc),
+          "raises on arguments that are not JSON: catch json.JSONDecodeError and "
+          "return ({}, 'the arguments are not valid JSON: ...')", raised=True),
+    Cause(lambda exc: type(exc).__name__ == "ValidationError",
+          "raises jsonschema's ValidationError (jsonschema.validate raises at the first error): "
+          "collect validator.iter_errors(value) and return ({}, problem) instead", raised=True),
+    Cause(lambda exc: True,
+          "raises where it must return: validate_arguments never raises on what the model sent; "
+          "return ({}, problem) so the model can read what is wrong", raised=True),
+    Cause(lambda v: not _pair(v),
+          "returns something that is not a pair: return (arguments, None) or ({}, problem)"),
+    Cause(lambda v: isinstance(v[0], str),
+          "returns the JSON text, not the decoded object: return the dict json.loads gave"),
+    Cause(lambda v: v[1] == "",
+          "returns '' for no problem: return (arguments, None); None is what says the call may run"),
+    Cause(lambda v: isinstance(v[1], str) and v[0] != {},
+          "returns the arguments together with the problem: return ({}, problem) when there is "
+          "one, so that nothing can run on them"),
+)
+MESSAGES_CAUSES = (
+    Cause(lambda exc: isinstance(exc, ValueError) and "Expecting" in str(exc),
+          "raises on arguments that are not JSON: validate_arguments returns the "
+          "problem; put it in the tool message's content", raised=True),
+    Cause(lambda v: not isinstance(v, list),
+          "returns something that is not a list (a generator can be read only once): return a "
+          "list, one dict per call"),
+    Cause(lambda v: any(isinstance(m, dict) and m.get("role") == "function" for m in v),
+          "a message whose role is 'function', the old function-calling API: answer each tool call "
+          "with {'role': 'tool', 'tool_call_id': call.id, 'content': ...}"),
+    Cause(lambda v: any(isinstance(m, dict) and "tool_call_id" not in m for m in v),
+          "a message without 'tool_call_id': the API refuses a tool message that does "
+          "not say which call it answers; use call.id"),
+    Cause(lambda v: any(isinstance(m, dict) and m.get("tool_call_id") not in CALL_IDS for m in v),
+          "a tool_call_id that is not the id of any call: answer each call with its own call.id, "
+          "the id the model gave it (not its position or a name)"),
+    Cause(lambda v: any(isinstance(m, dict) and m.get("role") != "tool" for m in v),
+          "a message whose role is not 'tool': the results of structured calls go "
+          "back as {'role': 'tool', ...}"),
+    Cause(lambda v: any(isinstance(m, dict) and not isinstance(m.get("content"), str) for m in v),
+          "a message whose content is not a string: the API takes text; send the result, or "
+          "'Error: ' and the problem, as a str"),
 )
 
 EXERCISES = [
     Exercise(name="validate_arguments", lesson="06", reference="solutions.arguments:validate_arguments",
-             cases=VALIDATE_CASES,
-             causes=(Cause(lambda exc: isinstance(exc, ValueError) and "Expecting" in str(exc),
-                           "raises on arguments that are not JSON: catch json.JSONDecodeError and "
-                           "return ({}, 'the arguments are not valid JSON: ...')", raised=True),
-                     Cause(lambda v: not (isinstance(v, tuple) and len(v) == 2),
-                           "returns something that is not a pair: return (arguments, None) or "
-                           "({}, problem)"))),
+             cases=VALIDATE_CASES, causes=VALIDATE_CAUSES),
     Exercise(name="tool_messages", lesson="06", reference="solutions.structured:tool_messages",
-             cases=MESSAGE_CASES,
-             causes=(Cause(lambda exc: isinstance(exc, ValueError) and "Expecting" in str(exc),
-                           "raises on arguments that are not JSON: validate_arguments returns the "
-                           "problem; put it in the tool message's content", raised=True),
-                     Cause(lambda v: not isinstance(v, list),
-                           "returns something that is not a list: return one dict per call"),
-                     Cause(lambda v: any(isinstance(m, dict) and "tool_call_id" not in m for m in v),
-                           "a message without 'tool_call_id': the API refuses a tool message that does "
-                           "not say which call it answers; use call.id"),
-                     Cause(lambda v: any(isinstance(m, dict) and m.get("role") != "tool" for m in v),
-                           "a message whose role is not 'tool': the results of structured calls go "
-                           "back as {'role': 'tool', ...}"))),
+             cases=MESSAGE_CASES, causes=MESSAGES_CAUSES),
 ]
