@@ -1,16 +1,11 @@
-"""Lesson 08's checks refuse the classic wrong `save_fact` and `recall_fact`, naming the cause."""
+"""Lesson 08's checks pass the references and leave nothing behind (the wrong solutions they refuse are
+in tests/wrong_solutions/lesson08.py)."""
 from __future__ import annotations
 
 import pytest
 
 from solutions.course.check import check
 from solutions.memory import store
-
-
-def _refused(fn, reference, capsys: pytest.CaptureFixture) -> str:
-    """Check `fn`, assert that the reference comes back, return the printed report."""
-    assert check(fn) is reference
-    return capsys.readouterr().out
 
 
 def test_the_references_pass(capsys: pytest.CaptureFixture) -> None:
@@ -21,84 +16,8 @@ def test_the_references_pass(capsys: pytest.CaptureFixture) -> None:
         return store.recall_fact(conn, key)
 
     assert check(save_fact) is save_fact and check(recall_fact) is recall_fact
-    assert "9/9" in capsys.readouterr().out
-
-
-def test_sql_formatted_with_the_value_is_refused(capsys: pytest.CaptureFixture) -> None:
-    def save_fact(conn, key, value, session=None):
-        cursor = conn.execute(f"INSERT INTO facts (session, key, value) "
-                              f"VALUES (?, '{key}', '{value}')", (session,))
-        conn.commit()
-        return cursor.lastrowid
-
-    out = _refused(save_fact, store.save_fact, capsys)
-    assert "injection" in out and "placeholders" in out and "'a' || 'b' is 'ab'" in out
-
-
-def test_double_quoted_formatting_is_refused(capsys: pytest.CaptureFixture) -> None:
-    def save_fact(conn, key, value, session=None):
-        cursor = conn.execute(f'INSERT INTO facts (session, key, value) VALUES (?, ?, "{value}")',
-                              (session, key))
-        conn.commit()
-        return cursor.lastrowid
-
-    assert "He said" in _refused(save_fact, store.save_fact, capsys)
-
-
-def test_forgetting_to_commit_is_refused(capsys: pytest.CaptureFixture) -> None:
-    def save_fact(conn, key, value, session=None):
-        return conn.execute("INSERT INTO facts (session, key, value) VALUES (?, ?, ?)",
-                            (session, key, value)).lastrowid
-
-    out = _refused(save_fact, store.save_fact, capsys)
-    assert "0/9" in out and "conn.commit()" in out
-
-
-def test_overwriting_the_older_value_is_refused(capsys: pytest.CaptureFixture) -> None:
-    def save_fact(conn, key, value, session=None):
-        with conn:
-            conn.execute("DELETE FROM facts WHERE key = ?", (key,))
-            return conn.execute("INSERT INTO facts (session, key, value) VALUES (?, ?, ?)",
-                                (session, key, value)).lastrowid
-
-    assert "older value stays" in _refused(save_fact, store.save_fact, capsys)
-
-
-def test_not_returning_the_id_is_refused(capsys: pytest.CaptureFixture) -> None:
-    def save_fact(conn, key, value, session=None):
-        with conn:
-            conn.execute("INSERT INTO facts (session, key, value) VALUES (?, ?, ?)",
-                         (session, key, value))
-
-    assert "return" in _refused(save_fact, store.save_fact, capsys)
-
-
-def test_the_first_value_instead_of_the_latest_is_refused(capsys: pytest.CaptureFixture) -> None:
-    def recall_fact(conn, key):
-        row = conn.execute("SELECT value FROM facts WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
-
-    out = _refused(recall_fact, store.recall_fact, capsys)
-    assert "an older value came back" in out and "ORDER BY id DESC" in out
-
-
-@pytest.mark.parametrize("query", ["SELECT MAX(value) FROM facts WHERE key = ?",
-                                   "SELECT value FROM facts WHERE key LIKE ? ORDER BY id DESC"])
-def test_largest_value_or_like_is_refused(query: str, capsys: pytest.CaptureFixture) -> None:
-    def recall_fact(conn, key):
-        row = conn.execute(query, (key,)).fetchone()
-        return row[0] if row else None
-
-    assert "✗" in _refused(recall_fact, store.recall_fact, capsys)
-
-
-def test_a_formatted_key_and_a_whole_row_are_refused(capsys: pytest.CaptureFixture) -> None:
-    def recall_fact(conn, key):
-        return conn.execute(f"SELECT value FROM facts WHERE key = '{key}' "
-                            "ORDER BY id DESC LIMIT 1").fetchone()
-
-    out = _refused(recall_fact, store.recall_fact, capsys)
-    assert "injection" in out and "return row[0]" in out
+    out = capsys.readouterr().out
+    assert "✓ save_fact: 10/10 cases pass" in out and "✓ recall_fact: 9/9 cases pass" in out
 
 
 def test_a_check_leaves_no_store_folders_behind(tmp_path) -> None:
