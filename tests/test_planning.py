@@ -46,6 +46,17 @@ def test_validate_orders_finds_each_problem() -> None:
     assert validate_orders("A1", "2024-10-01", "2024-12-31")
 
 
+def test_validate_orders_reads_every_row_and_leaves_it_alone() -> None:
+    bad = [dict(ROWS[0], id="A5", date="2024-11-31"), dict(ROWS[0], id="A6", amount=True),
+           {"id": "A7", "date": "2024-11-02", "amount": "5.00"}, dict(ROWS[0], id="A8", amount="nan")]
+    given = [dict(row) for row in ROWS + bad]
+    assert validate_orders(given, "2024-10-01", "2024-12-31") == [
+        "order A5 has no date YYYY-MM-DD ('2024-11-31')", "order A6 has no amount (True)",
+        "a row is not an order (id, date, line, amount): {'id': 'A7', 'date': '2024-11-02', 'amount': '5.00'}",
+        "order A8 has no amount ('nan')"]
+    assert given == ROWS + bad
+
+
 def test_validate_totals_checks_the_sums() -> None:
     kept = kept_orders(ROWS)
     assert validate_totals({"Books": "11.75"}, kept) == []

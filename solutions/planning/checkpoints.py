@@ -14,6 +14,7 @@ _ROW = re.compile(r"(?m)^\s*([A-Z]\d{3,6})\s*\|\s*(\d{4}-\d{2}-\d{2})\s*\|\s*([^
                   r"\s*(-?\d+(?:\.\d+)?)\s*\|\s*([a-z]+)\s*$")
 _HEAD = re.compile(r"(\d+) orders? from (\d{4}-\d{2}-\d{2}) to (\d{4}-\d{2}-\d{2})")
 _TOTAL = re.compile(r"([A-Za-z][\w ]{0,40}?): (\d+(?:\.\d+)?) CNY")
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def last_quarter(today: str) -> tuple[str, str]:
@@ -37,22 +38,43 @@ def listed_count(text: str) -> int | None:
 
 
 def _decimal(value: Any) -> Decimal | None:
-    """A money amount as a Decimal, or None when it is not one."""
+    """A money amount as a finite Decimal, or None when it is not one (a bool is not an amount)."""
+    if isinstance(value, bool):
+        return None
     try:
-        return Decimal(str(value))
+        amount = Decimal(str(value))
     except (InvalidOperation, ValueError):
         return None
+    return amount if amount.is_finite() else None
+
+
+def is_day(value: Any) -> bool:
+    """True when `value` is a day written YYYY-MM-DD that the calendar has."""
+    if not isinstance(value, str) or not _DAY.fullmatch(value):
+        return False
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+ORDER_KEYS = ("id", "date", "line", "amount")
+"""What every order row holds (order_rows adds its status)."""
 
 
 def validate_orders(rows: Any, start: str, end: str) -> list[str]:
-    """Problems of an order list: not a list of rows, dates outside start..end, repeated ids."""
+    """Every problem of an order list: not a list of orders, a bad or out-of-range date, a bad amount, a repeated id."""
     if not isinstance(rows, list) or not rows:
         return ["the order list is empty or not a list"]
     problems, seen = [], set()
     for row in rows:
-        if not isinstance(row, dict) or not {"id", "date", "line", "amount"} <= row.keys():
-            return [f"a row is not an order (id, date, line, amount): {row!r}"]
-        if not start <= str(row["date"]) <= end:
+        if not isinstance(row, dict) or not set(ORDER_KEYS) <= row.keys() or not isinstance(row["id"], str):
+            problems.append(f"a row is not an order ({', '.join(ORDER_KEYS)}): {row!r:.120}")
+            continue
+        if not is_day(row["date"]):
+            problems.append(f"order {row['id']} has no date YYYY-MM-DD ({row['date']!r})")
+        elif not start <= row["date"] <= end:
             problems.append(f"order {row['id']} is dated {row['date']}, outside {start} to {end}")
         if row["id"] in seen:
             problems.append(f"order {row['id']} is listed twice")

@@ -1,7 +1,9 @@
 """Cases for lesson 11 (Long tasks): `validate_orders` and `run_stages`."""
 from __future__ import annotations
 
+import copy
 import re
+from types import SimpleNamespace
 from typing import Any, Callable
 
 from solutions.course.exercises import Case, Cause, Exercise, returns
@@ -11,13 +13,14 @@ from solutions.course.exercises import Case, Cause, Exercise, returns
 START, END = "2024-10-01", "2024-12-31"
 
 
-def _row(oid: str, date: str, line: str = "Books", amount: str = "10.50") -> dict:
+def _row(oid: str, date: str, line: str = "Books", amount: Any = "10.50") -> dict:
     """An order row as order_rows reads it from a listing."""
     return {"id": oid, "date": date, "line": line, "amount": amount, "status": "shipped"}
 
 
-GOOD = [_row("A0801", "2024-10-01"), _row("A0802", "2024-11-15", "Toys"),
-        _row("A0803", "2024-12-31", "Home")]
+GOOD = [_row("A0801", "2024-10-03"), _row("A0802", "2024-11-15", "Toys"),
+        _row("A0803", "2024-12-29", "Home")]
+EDGES = [_row("A0801", "2024-10-01"), _row("A0803", "2024-12-31", "Home")]
 
 
 def _problems(*mentions: str) -> Callable[[Any], bool]:
@@ -28,27 +31,75 @@ def _problems(*mentions: str) -> Callable[[Any], bool]:
     return test
 
 
+def _given(rows: Any) -> Callable[[], tuple[tuple, dict]]:
+    """Setup: a fresh copy of `rows` for each case, so that a validator that changes its input
+    changes only its own case's rows."""
+    return lambda: ((copy.deepcopy(rows), START, END), {})
+
+
+def _holds(rows: list[dict], label: str, hint: str) -> Case:
+    """A case: the checkpoint holds, no problems."""
+    return Case(setup=_given(rows), expected=[], label=label, hint=hint)
+
+
 def _refused(rows: Any, label: str, mentions: tuple[str, ...], hint: str) -> Case:
     """A case: the checkpoint does not hold, and the problems name what is wrong."""
     named = f", naming {', '.join(mentions)}" if mentions else ""
-    return Case((rows, START, END), expect=_problems(*mentions), label=label,
+    return Case(setup=_given(rows), expect=_problems(*mentions), label=label,
                 says=f"a non-empty list of problems{named}", hint=hint)
 
 
+def _left_alone(label: str, hint: str) -> Case:
+    """A case: good rows out of date order hold, and the list and its rows are as they were given."""
+    given: dict[str, Any] = {}
+
+    def setup() -> tuple[tuple, dict]:
+        given["rows"] = [dict(row) for row in reversed(GOOD)]
+        given["copy"] = copy.deepcopy(given["rows"])
+        return (given["rows"], START, END), {}
+    return Case(setup=setup, expect=lambda value: value == [] and given["rows"] == given["copy"],
+                label=label, says="[], and the rows left as they were given", hint=hint)
+
+
 ORDERS_CASES = (
-    Case((GOOD, START, END), expected=[], label="validate_orders(<3 good orders>, start, end)",
-         hint="a checkpoint that holds has no problems: return []"),
-    Case(([GOOD[0], GOOD[2]], START, END), expected=[],
-         label="validate_orders(<orders dated on the first and the last day>, start, end)",
-         hint="start and end are inclusive: an order dated start or end is in range"),
+    _holds(GOOD, "validate_orders(<3 good orders>, start, end)",
+           "a checkpoint that holds has no problems: return []"),
+    _holds(EDGES, "validate_orders(<orders dated on the first and the last day>, start, end)",
+           "start and end are inclusive: an order dated start or end is in range"),
+    _left_alone("validate_orders(<the 3 good orders, latest first>, start, end)",
+                "a validator only reads: it changed the list or its rows (sorted them, converted "
+                "a date in place); the next stage uses these rows as they are, so work on a copy "
+                "(sorted(rows), a new variable) and leave the caller's list alone"),
     _refused(GOOD + [_row("A0804", "2025-01-02")], "validate_orders(<+ an order dated 2025-01-02>)",
-             ("A0804",), "check each date: start <= row['date'] <= end (a type check is not a "
-             "validation: this list has the right type and a wrong order in it)"),
+             ("A0804",), "check every order, not only the first: each date must be in "
+             "start <= row['date'] <= end (a type check alone is not a validation: this list has "
+             "the right type and a wrong order in it)"),
     _refused([_row("A0799", "2024-09-30")] + GOOD, "validate_orders(<+ an order dated 2024-09-30>)",
              ("A0799",), "an order dated the day before start is out of range too"),
     _refused(GOOD + [_row("A0802", "2024-11-15", "Toys")],
              "validate_orders(<A0802 listed twice>)", ("A0802",),
-             "ids must be unique: keep a set of the ids seen and report one seen before"),
+             "ids must be unique: keep a set of the ids seen and report one seen before (a "
+             "repeat need not be next to the first)"),
+    _refused(GOOD + [{"id": "A0804", "date": "2024-11-02", "amount": "5.00", "status": "shipped"}],
+             "validate_orders(<+ an order without a 'line'>)", ("A0804",),
+             "every order needs id, date, line and amount: report a row that lacks one (the totals "
+             "stage groups by line and adds the amounts), whichever key it lacks"),
+    _refused(GOOD + [{"id": "A0805", "line": "Toys", "amount": "5.00", "status": "shipped"}],
+             "validate_orders(<+ an order without a 'date'>)", ("A0805",),
+             "a row without a key is a problem to report, not a KeyError: check id, date, line and "
+             "amount are all there before reading them"),
+    _refused(GOOD + [_row("A0806", "2024-11-31")], "validate_orders(<+ an order dated 2024-11-31>)",
+             ("A0806",), "a date must be a day the calendar has, written YYYY-MM-DD: November has 30 "
+             "days, yet '2024-11-31' sorts between start and end as a string; read it with "
+             "datetime.date.fromisoformat (a ValueError is a problem to report)"),
+    _refused(GOOD + [_row("A0807", "2024-11-03", amount=True)],
+             "validate_orders(<+ an order whose amount is True>)", ("A0807",),
+             "an amount must be a number: True is a bool (isinstance(True, int) holds and "
+             "float(True) is 1.0, but it is no money amount): refuse bools and text that is not "
+             "a number"),
+    _refused(GOOD + [_row("A0804", "2025-01-02"), _row("A0801", "2024-10-03")],
+             "validate_orders(<+ A0804 dated 2025-01-02, + A0801 again>)", ("A0804", "A0801"),
+             "report every problem, not only the first: the stage's message lists them all"),
     _refused([], "validate_orders([], start, end)", (),
              "an empty order list is a problem: the quarter had orders, the stage found none"),
     _refused(["A0801", "A0802"], "validate_orders(['A0801', 'A0802'], start, end)", (),
@@ -60,6 +111,9 @@ ORDERS_CASES = (
 ORDERS_CAUSES = (
     returns(list, "returns something that is not a list: return the problems found, a list of "
             "strings, [] when the order list holds"),
+    Cause(lambda exc: isinstance(exc, KeyError), "a row without one of the keys raised KeyError: "
+          "check that each row has id, date, line and amount, and report one that does not",
+          raised=True),
 )
 
 
@@ -73,8 +127,24 @@ def _number(text: Any) -> str:
     return found[-1]
 
 
-def _stages(holds: tuple[bool, ...]) -> Callable[[], tuple[tuple, dict]]:
-    """Setup: up to three arithmetic stages, each using the checkpoint before it, holding as `holds` says."""
+class _Counting:
+    """A client that counts the model calls made through it, passing each on to the mock."""
+
+    def __init__(self, client: Any) -> None:
+        self.calls = 0
+        self._client = client
+        self.chat = SimpleNamespace(completions=SimpleNamespace(create=self._create))
+
+    def _create(self, **request: Any) -> Any:
+        self.calls += 1
+        return self._client.chat.completions.create(**request)
+
+
+STAGE_QUESTIONS = "one: 2 + 2, two: one * 10, three: two + one"
+
+
+def _stages(holds: tuple[bool, ...], client: dict) -> Callable[[], tuple[tuple, dict]]:
+    """Setup: up to three arithmetic stages, each using checkpoints before it, holding as `holds` says."""
     def setup() -> tuple[tuple, dict]:
         from mockllm import MockLLM
         from solutions.planning.stages import Stage
@@ -87,19 +157,22 @@ def _stages(holds: tuple[bool, ...]) -> Callable[[], tuple[tuple, dict]]:
                 max_steps=3)
         every = [("one", lambda c: "What is 2 + 2?", "4"),
                  ("two", lambda c: f"What is {c['one']} * 10?", "40"),
-                 ("three", lambda c: f"What is {c['two']} + 2?", "42")]
+                 ("three", lambda c: f"What is {c['two']} + {c['one']}?", "44")]
         stages = [stage(*spec, ok) for spec, ok in zip(every, holds)]
-        return (stages, MockLLM(persona="diligent", seed=0), world_tools()), {}
+        client["counting"] = _Counting(MockLLM(persona="diligent", seed=0))
+        return (stages, client["counting"], world_tools()), {}
     return setup
 
 
-def _ran(names: list[str], checkpoints: dict, failed: str | None) -> Callable[[Any], bool]:
-    """The predicate: a StagedRun whose results, checkpoints and failed stage are these."""
+def _ran(names: list[str], checkpoints: dict, failed: str | None, client: dict) -> Callable[[Any], bool]:
+    """The predicate: a StagedRun whose results, checkpoints and failed stage are these, and whose
+    results hold every model call that was made."""
     def test(value: Any) -> bool:
         results = getattr(value, "results", None)
         return isinstance(results, list) and [getattr(r, "name", None) for r in results] == names \
             and getattr(value, "checkpoints", None) == checkpoints \
-            and getattr(value, "failed", "?") == failed
+            and getattr(value, "failed", "?") == failed \
+            and sum(len(t.steps) for r in results for t in r.traces) == client["counting"].calls
     return test
 
 
@@ -108,16 +181,24 @@ def _stages_case(holds: tuple[bool, ...], names: list[str], checkpoints: dict,
     """A case: run_stages on the three stages ran `names` and kept `checkpoints`."""
     label = "run_stages(<" + (", ".join(
         f"{n} {'holds' if h else 'fails'}" for n, h in zip(("one", "two", "three"), holds))
-        or "no stages") + ">)  # one: 2 + 2, two: one * 10, three: two + 2"
-    return Case(setup=_stages(holds), label=label, expect=_ran(names, checkpoints, failed),
-                says=f"results of {names}, checkpoints {checkpoints}, failed={failed!r}", hint=hint)
+        or "no stages") + f">)  # {STAGE_QUESTIONS}"
+    client: dict[str, Any] = {}
+    return Case(setup=_stages(holds, client), label=label,
+                expect=_ran(names, checkpoints, failed, client),
+                says=f"results of {names}, checkpoints {checkpoints}, failed={failed!r}, every "
+                     "model call in the results", hint=hint)
 
 
+ALL = {"one": "4", "two": "40", "three": "44"}
 STAGES_CASES = (
-    _stages_case((True, True, True), ["one", "two", "three"],
-                 {"one": "4", "two": "40", "three": "42"}, None,
+    _stages_case((True, True, True), ["one", "two", "three"], ALL, None,
                  "run each stage with run_stage(stage, client, tools, run.checkpoints), and keep "
                  "its checkpoint under the stage's name before the next stage asks for it"),
+    _stages_case((False,), ["one"], {}, "one",
+                 "the stage's checkpoint does not hold (run_stage validated it: result.ok is False): "
+                 "record its result once in run.results, set run.failed to the stage's name and "
+                 "return; no retry (each model call must show in run.results), and its checkpoint "
+                 "is not kept"),
     _stages_case((True, False, True), ["one", "two"], {"one": "4"}, "two",
                  "stop at the first checkpoint that does not hold: set run.failed to its stage's "
                  "name and return, without keeping its checkpoint or running the stages after it"),
@@ -128,8 +209,6 @@ STAGES_CASES = (
     _stages_case((), [], {}, None, "no stages: an empty StagedRun, nothing failed"),
     _stages_case((True,), ["one"], {"one": "4"}, None,
                  "one stage that holds: its checkpoint is kept, failed stays None"),
-    _stages_case((False,), ["one"], {}, "one",
-                 "one stage that fails: its result is recorded, its checkpoint is not kept"),
     _stages_case((True, True), ["one", "two"], {"one": "4", "two": "40"}, None,
                  "the second stage reads the first one's checkpoint: hand run.checkpoints on"),
     _stages_case((True, False), ["one", "two"], {"one": "4"}, "two",
@@ -138,13 +217,18 @@ STAGES_CASES = (
 STAGES_CAUSES = (
     Cause(lambda v: not hasattr(v, "results"), "returns something that is not a StagedRun: "
           "return the run, StagedRun(results, checkpoints, failed)"),
+    Cause(lambda v: len({getattr(r, "name", None) for r in v.results}) < len(v.results),
+          "a stage's result is in run.results twice: run each stage once (no retry), and start "
+          "every call with a new StagedRun([]), not one kept from an earlier call (a default "
+          "argument or a global)"),
     Cause(lambda v: getattr(v, "failed", None) is not None and len(getattr(v, "results", [])) == 3
           and [getattr(r, "ok", True) for r in v.results][:2] != [True, True],
           "the run went on after a failed checkpoint: a later stage would build on a wrong "
           "result; return as soon as a stage's result is not ok"),
     Cause(lambda e: isinstance(e, KeyError), "a stage asked for an earlier stage's checkpoint "
-          "that was not kept (KeyError): keep its checkpoint in run.checkpoints under the "
-          "stage's name, and hand run.checkpoints to run_stage", raised=True),
+          "that was not kept (KeyError): keep each checkpoint in run.checkpoints under the "
+          "stage's name, and hand all of run.checkpoints to run_stage (a stage may read any "
+          "earlier checkpoint, not only the last)", raised=True),
 )
 
 
