@@ -57,6 +57,13 @@ def _not_text_case(value: Any) -> Case:
                      "with an error, never an exception")
 
 
+WITHOUT_INPUT = "an Action without an Action Input is still an action (the registry names a missing argument)"
+REAL_NO_INPUT = "Thought: I should compute this with the calculator.\nAction: calculator\n"
+REAL_MADE_UP_OBSERVATION = ("Think: 3 * 17\nObservation: 37\nFinal Answer: 17 * 17 = 312\n\n"
+                            "The answer is: 17 * 17 = 312")
+REAL_EMPTY_ACTION = ("You have 3 more actions left.\n\nThought: I'm going to add 3 more items to the "
+                     "order A1002.\nAction: \nFinal Answer: 3 + 3 = 6\n\nYou will receive:")
+
 PARSE_CASES = (
     _case("Thought: I need today's date first.\nAction: get_current_date\nAction Input: {}",
           "read each field after its name; Action Input is JSON",
@@ -114,9 +121,48 @@ PARSE_CASES = (
     _case("Thought: 我知道答案了。\n最终答案：今天是2025年3月14日。",
           "accept the Chinese final marker '最终答案：' as 'Final Answer:'",
           final_answer="今天是2025年3月14日。", action=None, error=None),
+    _case("Thought: I need the date.\nAction: get_current_date\nAction Input: {}\nThought: Then the "
+          "sum.\nAction: calculator\nAction Input: {\"expression\": \"1 + 1\"}",
+          "the first Action or Final Answer decides: a second Action was planned on a result the "
+          "model has not seen yet", action="get_current_date", action_input={}, error=None),
+    Case(args=(REAL_NO_INPUT,), expect=_fields(action="calculator", action_input={}, error=None)[0],
+         says=f"a Step with action='calculator', action_input={{}}, error=None: {WITHOUT_INPUT}",
+         hint=f"{WITHOUT_INPUT}: _input_text gives None and parse_action_input(None) gives ({{}}, None); "
+              "never look the input up with fields['action_input']"),
+    Case(args=("Thought: I need today's date.\nAction: get_current_date",),
+         expect=_fields(action="get_current_date", action_input={}, error=None)[0],
+         says=f"a Step with action='get_current_date', action_input={{}}, error=None: {WITHOUT_INPUT}",
+         hint=f"{WITHOUT_INPUT}: pass _input_text(fields, index), None here, on to _action_step"),
+    Case(args=("Thought: I now know the final answer.\nFinal Answer:",), expect=_is_error,
+         says="an error step, no answer: an empty 'Final Answer:' is not an answer",
+         hint="an empty 'Final Answer:' is a format error: return Step(thought=..., "
+              "error=format_error(\"the 'Final Answer:' line is empty\"), raw=text)"),
+    _case("Thought: I now know the final answer.\nFinal Answer: Today is 2025-03-14.\nTomorrow is "
+          "2025-03-15.", "a Final Answer may have several lines: keep the whole value _fields gives, "
+          "up to the next field", final_answer="Today is 2025-03-14.\nTomorrow is 2025-03-15.",
+          action=None, error=None),
+    _case("Thought：我知道答案了。\nFinal Answer：北京：晴，12°C", "the answer is the model's own words, as "
+          "written: match field names on the text as it is (_fields accepts '：'), never translate the "
+          "whole reply", final_answer="北京：晴，12°C", action=None, error=None),
+    _case("### Thought 1\nI need the date.\n- **Action:** `get_current_date`\n- Action Input: {}",
+          "field names come decorated: headings, numbers, bullets, bold and backticks (_fields reads "
+          "them all)", thought="I need the date.", action="get_current_date", action_input={}, error=None),
+    _case('Thought: I should compute this.\nAction: calculator\nAction Input: {"expression": "(17 + 5) * 3"',
+          "an unclosed brace: read the Action Input with parse_action_input, which adds the '}'",
+          action="calculator", action_input=CALC, error=None),
     _error_case("100 / 8 = 12.5\n\nThe answer is 12.5.",
-                "no field at all: return a Step whose error says 'could not parse' and how to fix it"),
+                "no field at all: return Step(error=format_error(_missing(...))): its message says "
+                "'could not parse' and shows the format to copy"),
     _error_case("", "an empty reply is a format error too, not an exception"),
+    Case(args=(REAL_MADE_UP_OBSERVATION,),
+         expect=lambda s: _is_error(s) and "observation" in s.error.lower(),
+         says="an error step saying the made-up Observation was ignored, not the answer '17 * 17 = 312'",
+         hint="cut everything from a made-up 'Observation:' on, the Final Answer after it too (it was "
+              "built on the invention): keep the cut from _fields and pass it to _missing"),
+    Case(args=(REAL_EMPTY_ACTION,), expect=_is_error,
+         says="an error step: the 'Action:' line names no tool",
+         hint="the empty Action comes first, so it decides: _action_step returns the error "
+              "'the Action: line names no tool'"),
     Case(args=("Action Input: {{{]]\x00 Thought",), expect=lambda s: hasattr(s, "error"),
          says="a Step (parse_step never raises)", hint="catch every parsing problem and "
          "turn it into a Step with an error"),
@@ -140,12 +186,13 @@ def _is_input_error(value: Any) -> bool:
 ACTION_INPUT_CASES = (
     _input_case('{"expression": "(17 + 5) * 3"}', CALC,
                 "well-formed JSON: load it and return (the dict, None)"),
+    _input_case('{"expression": "(17 + 5) * 3"} I will wait for the result.', CALC,
+                "json.loads fails on the chatter around the object: cut from the first '{' to the "
+                "last '}' before parsing"),
     _input_case(None, {}, "None means the reply had no Action Input line: return ({}, None), "
                 "no error (the tool registry names any missing argument)"),
     _input_case("", {}, "an empty Action Input means no arguments: ({}, None)"),
     _input_case(" none ", {}, "'none' or 'null' mean no arguments: see _EMPTY_INPUTS"),
-    _input_case('{"expression": "(17 + 5) * 3"} I will wait for the result.', CALC,
-                "cut from the first '{' to the last '}' before parsing: the rest is chatter"),
     _input_case('\n```json\n{"city": "Beijing", "date": "2025-03-15"}\n```', WEATHER,
                 "drop the code fence lines (_strip_fences), then cut from the first '{'"),
     _input_case('{“city”：“Beijing”，“date”：“2025-03-15”}', WEATHER,
@@ -160,6 +207,16 @@ ACTION_INPUT_CASES = (
                 "no '}' at all (an unclosed brace): add one and try again"),
     _input_case('{"filter": {"status": "paid"}} thanks', {"filter": {"status": "paid"}},
                 "objects can nest: stop at the matching or the last '}', not at the first one"),
+    _input_case('{"filter": {"status": "paid"}, "limit": 5} thanks', {"filter": {"status": "paid"}, "limit": 5},
+                "objects can nest: the first '}' closes the inner object; stop at the matching '}' "
+                "(_balanced_end) or the last one"),
+    _input_case('{"filter": {"status": "paid"}} (see {notes})', {"filter": {"status": "paid"}},
+                "the chatter after the object has a '}' of its own: try the '}' matching the first "
+                "'{' (_balanced_end) before the last '}'"),
+    Case(args=('["Beijing", "2025-03-15"]',), expect=_is_input_error,
+         says="({}, '<the Action Input must be an object, not a list>')",
+         hint="a JSON list is not a set of named arguments: return ({}, problem), the problem saying "
+              "it must be an object, not a list"),
     _input_case('{"expression": "45 * 12}', {"expression": "45 * 12"},
                 "a real model's reply, a string left open: _load closes it"),
     _input_case("Beijing", {"input": "Beijing"},
@@ -177,6 +234,23 @@ STEP = has_attributes("thought", "action", "action_input", "final_answer", "erro
                       says="returns something that is not a Step: return Step(thought=..., "
                            "action=..., action_input=..., final_answer=..., error=..., raw=text)")
 
+INPUT_NEVER_RAISES = Cause(lambda exc: True, "parse_action_input raised an exception: when nothing "
+                           "loads as a dict, return ({}, problem), a message for the model, never an "
+                           "exception", raised=True)
+
+
+def _caught(name: str = "") -> Callable[[Any], bool]:
+    """The step is the safety net's 'unexpected <name>' error: the learner's _parse raised."""
+    return lambda step: f"unexpected {name}" in str(step.error)
+
+
+CAUGHT_JSON = Cause(_caught("JSONDecodeError"), "json.loads raised on a messy Action Input, and the "
+                    "safety net turned it into 'unexpected JSONDecodeError': read the input with "
+                    "parse_action_input (_action_step does), which repairs it")
+CAUGHT = Cause(_caught(), "your _parse raised an exception, and parse_step's try/except turned it "
+               "into an 'unexpected ...' error: the net is for surprises; handle a reply of this "
+               "shape in _parse (see what is expected)")
+
 NEVER_RAISES = Cause(lambda exc: True, "parse_step raised an exception: it must never raise; check "
                      "isinstance(text, str) first and wrap the call to _parse in try/except "
                      "Exception, returning a Step with an error", raised=True)
@@ -184,7 +258,7 @@ NEVER_RAISES = Cause(lambda exc: True, "parse_step raised an exception: it must 
 EXERCISES = [
     Exercise(name="parse_action_input", lesson="03",
              reference="solutions.parsing:parse_action_input", cases=ACTION_INPUT_CASES,
-             causes=(PAIR,), screened=True),
+             causes=(PAIR, INPUT_NEVER_RAISES), screened=True),
     Exercise(name="parse_step", lesson="03", reference="solutions.parsing:parse_step",
-             cases=PARSE_CASES, show=show_step, causes=(STEP, NEVER_RAISES), screened=True),
+             cases=PARSE_CASES, show=show_step, causes=(STEP, CAUGHT_JSON, CAUGHT, NEVER_RAISES), screened=True),
 ]

@@ -33,6 +33,41 @@ class OptionsClient:
                                                         finish_reason="stop")], usage=None)
 
 
+class ProseClient:
+    """A fake client that always answers in prose, so every reply is a format error; it counts the calls."""
+
+    REPLY = "I think the answer is 66."
+    LIMIT = 100  # calls; past it, the loop is not going to stop, and the client says so
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.chat = SimpleNamespace(completions=SimpleNamespace(create=self.create))
+
+    def create(self, **request: Any) -> SimpleNamespace:
+        """Answer in prose, whatever was asked; raise once the loop has called LIMIT times."""
+        self.calls += 1
+        if self.calls > self.LIMIT:
+            raise RuntimeError(f"the model was called {self.LIMIT} times and the loop goes on")
+        message = SimpleNamespace(role="assistant", content=self.REPLY)
+        return SimpleNamespace(choices=[SimpleNamespace(index=0, message=message, finish_reason="stop")],
+                               usage=None)
+
+
+def _always_prose(max_steps: int) -> tuple[Setup, Callable[[Any], bool]]:
+    """Setup and test: a run against a ProseClient makes at most `max_steps` calls, then stops."""
+    clients: list[ProseClient] = []
+
+    def setup() -> tuple[tuple, dict]:
+        from solutions.tools import BASIC_TOOLS
+
+        clients.append(ProseClient())
+        return ("What is (17 + 5) * 3?", clients[-1], BASIC_TOOLS, max_steps), {}
+
+    def test(trace: Any) -> bool:
+        return clients[-1].calls <= max_steps and trace.stop_reason == "step_limit"
+    return setup, test
+
+
 def _options(**kwargs: Any) -> Setup:
     """Setup: run_agent(question, OptionsClient(), BASIC_TOOLS, **kwargs)."""
     def setup() -> tuple[tuple, dict]:
@@ -134,11 +169,51 @@ def _case(setup: Setup, label: str, test: Callable[[Any], bool], says: str, hint
     return Case(setup=setup, label=label, expect=test, says=says, hint=hint)
 
 
+def _one_conversation(trace: Any) -> bool:
+    """The messages hold one run: a single system message and a single question."""
+    return ([m["role"] for m in trace.messages].count("system") == 1
+            and sum(str(m["content"]).startswith("Question:") for m in trace.messages) == 1)
+
+
+_PROSE_SETUP, _PROSE_TEST = _always_prose(3)
+
+
+def _replies_missing(trace: Any) -> bool:
+    """Steps were taken, but no assistant message holds a reply."""
+    return bool(trace.steps) and not any(m["role"] == "assistant" for m in trace.messages)
+
+
+def _observation_as_assistant(trace: Any) -> bool:
+    """An observation sits in an assistant message."""
+    return any(m["role"] == "assistant" and str(m["content"]).startswith("Observation:")
+               for m in trace.messages)
+
+
+def _raised_by_a_tool(exc: BaseException) -> bool:
+    """The exception came out of a tool (its traceback passes through solutions/tools.py)."""
+    from pathlib import Path
+
+    frame = exc.__traceback__
+    while frame is not None:
+        if Path(frame.tb_frame.f_code.co_filename).parts[-2:] == ("solutions", "tools.py"):
+            return True
+        frame = frame.tb_next
+    return False
+
+
+_TOOLS_RUN = ("run tools with tools.run(action, action_input): it never raises, and turns an unknown "
+              "tool and a tool's error into 'Error: ...' text, the observation the model reads")
+
 AGENT_CASES = (
     _case(_live("What is today's date?"), "run_agent(\"What is today's date?\", MockLLM(), BASIC_TOOLS)",
           lambda t: t.stop_reason == "answered" and "2025-03-14" in t.final_answer,
           "stop_reason 'answered' and a final answer with 2025-03-14",
           "loop: ask the model, parse, run the tool, append the observation, until a Final Answer"),
+    _case(_scripted([DATE_CALL, FINAL]), "run_agent(q, MockLLM.from_script([date call, final])), "
+          "after another run", _one_conversation,
+          "messages holding this run only: one system message, one 'Question: ...'",
+          "start a new messages list in every run: a list kept between runs (a global, a default "
+          "argument) carries the last run's conversation into this one"),
     _case(_live(FIFTY_DAYS), f"run_agent({FIFTY_DAYS!r}, MockLLM(), BASIC_TOOLS)",
           lambda t: t.stop_reason == "answered" and "2025-05-03" in t.final_answer,
           "a final answer with 2025-05-03 (17 + 30 + 3 days)",
@@ -165,7 +240,12 @@ AGENT_CASES = (
     _case(_scripted([DATE_CALL] * 3, max_steps=3), "run_agent(q, MockLLM.from_script([date call] * 3), "
           "max_steps=3)", lambda t: t.stop_reason == "step_limit" and t.final_answer is None
           and len(t.steps) == 3, "stop_reason 'step_limit', no final answer, 3 steps",
-          "stop after max_steps model calls; return Trace(..., final_answer=None, stop_reason='step_limit')"),
+          "call run_step at most max_steps times (not max_steps + 1, not max_steps - 1), then "
+          "return Trace(..., final_answer=None, stop_reason='step_limit')"),
+    _case(_PROSE_SETUP, "run_agent(q, <a model that always answers in prose>, BASIC_TOOLS, max_steps=3)",
+          _PROSE_TEST, "at most 3 model calls, then stop_reason 'step_limit'",
+          "a retry is a step: every model call counts toward max_steps, the retry after a format "
+          "error too; call run_step at most max_steps times"),
     _case(_scripted([DATE_CALL, CALC_CALL, "Thought: I now know the final answer.\nFinal Answer: 66"]),
           "run_agent(q, MockLLM.from_script([date call, calculator call, final]))",
           lambda t: [s.action for s in t.steps] == ["get_current_date", "calculator", None]
@@ -229,7 +309,17 @@ EXERCISES = [
              causes=(has_attributes("steps", "final_answer", "stop_reason", "messages",
                                     says="returns something that is not a Trace: return "
                                     "Trace(question, steps, final_answer, stop_reason, messages)"),
+                     Cause(_replies_missing, "messages hold none of the model's replies: append each "
+                           "reply unchanged as {'role': 'assistant', 'content': reply} (run_step does "
+                           "it), or the model forgets what it asked"),
+                     Cause(_observation_as_assistant, "an observation was appended as an assistant "
+                           "message: it comes from the world, not the model, so append "
+                           "{'role': 'user', 'content': f'Observation: {observation}'}"),
                      Cause(lambda exc: isinstance(exc, TypeError) and "tools must be" in str(exc)
                            and "NoneType" in str(exc), "check_arguments refuses tools=None: fill "
-                           "in the default (tools = BASIC_TOOLS) before calling it", raised=True))),
+                           "in the default (tools = BASIC_TOOLS) before calling it", raised=True),
+                     Cause(lambda exc: isinstance(exc, KeyError) and "unknown tool" in str(exc),
+                           f"an unknown tool raised KeyError and ended the run: {_TOOLS_RUN}", raised=True),
+                     Cause(_raised_by_a_tool, "a tool's exception escaped the loop and ended the run; "
+                           f"an error is information: {_TOOLS_RUN}", raised=True))),
 ]
