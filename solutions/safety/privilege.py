@@ -1,8 +1,9 @@
 """Least privilege: the side-effect tools, a per-task allowlist, read-only tools, a 30-day window.
 
 Built in lesson 09 (Safety limits). `shop_tools()` is `world_tools()` plus the two tools with side
-effects, `delete_orders` (marked dangerous: it needs approval) and `send_email` (idempotent: the
-same email twice is sent once). `allowlist` and `read_only` cut a registry down to what a task
+effects, both marked dangerous (they need approval): `delete_orders`, and `send_email` (an email
+cannot be called back, and it can carry data out; it is also idempotent: the same email twice is
+sent once). `allowlist` and `read_only` cut a registry down to what a task
 needs, and `query_orders` answers only for the last 30 days: a check in the tool, not a wish in the prompt.
 """
 from __future__ import annotations
@@ -29,7 +30,7 @@ def idempotency_key(to: str, subject: str, body: str) -> str:
 
 
 def send_email_tool(outbox: world.Outbox) -> Tool:
-    """A `send_email` tool on `outbox` that sends an email once, however often it is called. Built in lesson 09 (Safety limits)."""
+    """A dangerous `send_email` tool on `outbox` that sends an email once, however often it is called. Built in lesson 09 (Safety limits)."""
     if not isinstance(outbox, world.Outbox):
         raise TypeError(f"outbox must be a mockllm.world.Outbox, got {type(outbox).__name__}")
 
@@ -42,7 +43,7 @@ def send_email_tool(outbox: world.Outbox) -> Tool:
     return Tool("send_email", "sends an email (a side effect: the same email is sent only once). "
                 'Example: {"to": "li.wei@example.com", "subject": "Your order", "body": "It has shipped."}',
                 _params(to=("string", "an email address"), subject=("string", "the subject line"),
-                        body=("string", "the text of the email")), send_email)
+                        body=("string", "the text of the email")), send_email, dangerous=True)
 
 
 def delete_orders_tool(conn: object = None) -> Tool:
