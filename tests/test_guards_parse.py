@@ -1,5 +1,6 @@
-"""Tests for solutions.guards' parser (lesson 05): the rewrites, the cut, parse_reply on every
-failure shape of the mock and on real replies of a small model (vendored in tests/data)."""
+"""Tests for solutions.guards' parser (lesson 05): the rewrites, the cut, the names and inputs real
+agents write, parse_reply on every failure shape of the mock and on real replies of a small model
+(vendored in tests/data)."""
 from __future__ import annotations
 
 import json
@@ -8,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from solutions.guards import parse_reply
-from solutions.guards.calls import bind_arguments
+from solutions.guards.calls import GuardedTools, bind_arguments, tool_name
 from solutions.guards.cut import cut_after_action_input
-from solutions.guards.parse import REWRITES, split_values
+from solutions.guards.inputs import bare_value, input_to_json, is_code, split_values, strip_comments
+from solutions.guards.parse import REWRITES
 from solutions.guards.shapes import blob_to_fields, call_arguments, call_to_fields, drop_empty_action
 from solutions.parsing import parse_step
-from solutions.tools import world_tools
+from solutions.tools import Tool, ToolRegistry, world_tools
 from timing import best_seconds
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -113,6 +115,134 @@ def test_the_rewrites_run_in_order_and_the_cut_comes_last() -> None:
     assert parse_reply(text).action == "get_current_date"
 
 
+# ---------------------------------------------------------------- names as real agents write them
+
+@pytest.mark.parametrize("written, name", [
+    ("get_weather", "get_weather"), ("Get Weather", "get_weather"), ("GET-WEATHER", "get_weather"),
+    ("functions.get_weather", "get_weather"), ("get_weather: returns the weather", "get_weather"),
+    ("lookup order", "lookup_order"), ("weather", "weather"), ("天气查询", "天气查询"), (None, None),
+])
+def test_a_name_is_matched_to_a_tool_case_and_spacing_forgiven(written: object, name: object) -> None:
+    assert tool_name(TOOLS, written) == name
+
+
+def test_an_ambiguous_name_is_left_for_the_registry_s_error() -> None:
+    def tool(name: str) -> Tool:
+        return Tool(name, name, {"type": "object", "properties": {}}, lambda: name)
+    tools = ToolRegistry([tool("get_date"), tool("getdate")])
+    assert tool_name(tools, "Get Date") == "Get Date" and tool_name(tools, "getdate") == "getdate"
+    assert GuardedTools(tools).run("Get Date", {}).startswith("Error: unknown tool 'Get Date'. Available tools:")
+
+
+@pytest.mark.parametrize("line, name", [
+    ("Search the internet", "Search the internet"), ("搜索", "搜索"), ("3 days from today", "3 days from today"),
+    ("Delegate work to coworker(task: str, context: str, coworker: Optional[str] = None, **kwargs)",
+     "Delegate work to coworker"),
+    ("Ask question to co-worker (NewsFetcher)", "Ask question to co-worker"),
+])
+def test_any_characters_make_a_tool_name(line: str, name: str) -> None:
+    step = parse_reply(f"Thought: t\nAction: {line}\nAction Input: {{}}")
+    assert (step.kind, step.action) == ("action", name)
+    assert step.action in GuardedTools(TOOLS).run(step.action, {})  # the registry names it and the tools
+
+
+def test_a_copied_signature_without_an_input_holds_no_values() -> None:
+    step = parse_reply("Thought: t\nAction: get_weather(city: str, date: str)")
+    assert (step.action, step.action_input) == ("get_weather", {})
+    assert "missing 'city'" in GuardedTools(TOOLS).run(step.action, step.action_input)
+
+
+@pytest.mark.parametrize("call, expected", [
+    ('calculator({"expression": "2+2"})', {"expression": "2+2"}),  # no {"input": {...}}
+    ('calculator("2+2")', {"input": "2+2"}), ("calculator(2 + 2)", {"input": "2 + 2"}),
+    ('Search the internet(search_query="x")', {"search_query": "x"}),
+])
+def test_call_syntax_is_read_without_double_nesting(call: str, expected: dict) -> None:
+    step = parse_reply(f"Thought: t\nAction: {call}")
+    assert step.action_input == expected and step.action == call.split("(")[0]
+
+
+def test_the_react_paper_s_brackets_are_a_call() -> None:
+    assert parse_reply("Action: search_docs[return policy]").action_input == {"input": "return policy"}
+    assert parse_reply("Action: search_docs[]").action_input == {}
+    assert parse_reply("Action: [search_docs]").action == "search_docs"  # lesson 03's bracketed name
+
+
+@pytest.mark.parametrize("blob", [
+    '{"name": "get_weather", "arguments": {"city": "Beijing", "date": "2025-03-15"}}',
+    '{"type": "function", "function": {"name": "get_weather", "parameters": {"city": "Beijing", "date": "2025-03-15"}}}',
+    '{"tool": "get_weather", "tool_input": "{\\"city\\": \\"Beijing\\", \\"date\\": \\"2025-03-15\\"}"}',
+])
+def test_a_call_in_a_tool_schema_s_shape_is_a_blob(blob: str) -> None:
+    assert (parse_reply(blob).action, parse_reply(blob).action_input) == ("get_weather", WEATHER)
+    assert parse_reply('{"name": "Bob"}').kind == "error"  # a name without an input is no call
+
+
+# ---------------------------------------------------------------- inputs as real agents write them
+
+@pytest.mark.parametrize("text, expected", [
+    ('{"a": 1, // one\n "b": "x // y"}', '{"a": 1, \n "b": "x // y"}'),
+    ('{"a": "#1"}  # the first', '{"a": "#1"}  '), ("{'a': 'it''s'} /* c */", "{'a': 'it''s'} "),
+    ('{"url": "http://x"}', '{"url": "http://x"}'), ("{} // it's", "{} "), ('{"a": "\\" // b"}', '{"a": "\\" // b"}'),
+])
+def test_comments_are_removed_outside_strings(text: str, expected: str) -> None:
+    assert strip_comments(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("import math\nprint(math.pi)", True), ("for x in y:\n    print(x)", True),
+    ("SELECT name\nFROM users", True), ("x = 1\ny = 2", True), ("df.shape", False),
+    ("Beijing\nShanghai", False), ("Dear Bob,\nthe meeting moved.", False), ("print(1)", False),
+])
+def test_code_is_several_lines_of_python_or_sql(text: str, expected: bool) -> None:
+    assert is_code(text) is expected
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("return policy.", {"input": "return policy"}), ("cus.tomers,", {"input": "cus.tomers,"}),
+    ("Washington D.C.", {"input": "Washington D.C."}), ("Hello!", {"input": "Hello!"}),
+    ('"return policy".', {"input": "return policy"}), ("“搜索”", {"input": "搜索"}), ("`Beijing`", {"input": "Beijing"}),
+    ('"Beijing", "2025-03-15"', {"input": '"Beijing", "2025-03-15"'}), ("None.", {}), ("n/a", {}),
+    ("北京，上海", {"input": "北京,上海"}), ("wait...", {"input": "wait..."}),
+])
+def test_a_bare_value_keeps_its_own_punctuation(line: str, expected: dict) -> None:
+    assert bare_value(line) == expected
+
+
+@pytest.mark.parametrize("given, expected", [
+    ("import math\nprint(math.pi)\n\nI will wait.", "import math\nprint(math.pi)"),
+    ("```python\nprint(1)\nprint(2)\n```\nThe result will show.", "print(1)\nprint(2)"),
+    ("\n```\nls -la\n```", "ls -la"), ("```print(1)```", "print(1)"),
+    ("line one\nline two\n(waiting for the result)", "line one\nline two"),
+    ("Beijing\nI will wait for the observation.", "Beijing"),
+    ("first\n\nsecond", "first"),
+])
+def test_an_input_over_several_lines_is_kept_whole_up_to_the_chatter(given: str, expected: str) -> None:
+    step = parse_reply(f"Thought: t\nAction: search_docs\nAction Input: {given}\nObservation: x")
+    assert step.action_input == {"input": expected}
+
+
+def test_inputs_lesson_03_reads_well_are_left_alone() -> None:
+    for given in ('{"city": "Beijing"}', '\n```json\n{"a": 1}\n```', "", "[1, 2]", 'prefix {"a": 1}', "none"):
+        text = f"Action: f\nAction Input: {given}"
+        assert input_to_json(text) == text or parse_reply(text).action_input == parse_step(text).action_input
+
+
+def test_json_with_comments_and_trailing_commas_is_read() -> None:
+    for given in ('{"city": "Beijing", // the capital\n"date": "2025-03-15"}',
+                  '{\n  "city": "Beijing",  # not Peking\n  "date": "2025-03-15",\n}',
+                  '{"city": "Beijing", /* } */ "date": "2025-03-15"}',
+                  '\n```json\n{"city": "Beijing", // c\n "date": "2025-03-15",}\n```'):
+        assert parse_reply(f"Action: get_weather\nAction Input: {given}\nObservation: x").action_input == WEATHER
+
+
+def test_several_lines_bind_by_name_only() -> None:
+    weather = TOOLS["get_weather"]
+    assert bind_arguments(weather, {"input": "city: Beijing\ndate: 2025-03-15"}) == WEATHER
+    assert bind_arguments(weather, {"input": "City: Beijing\nDATE: 2025-03-15"}) == WEATHER
+    assert bind_arguments(weather, {"input": "Beijing\n2025-03-15"}) == {"input": "Beijing\n2025-03-15"}
+
+
 # ---------------------------------------------------------------- the checks after lesson 03's parser
 
 def test_an_action_must_name_one_tool() -> None:
@@ -120,7 +250,7 @@ def test_an_action_must_name_one_tool() -> None:
     assert parse_step(echo).action.startswith("the tool to use")
     step = parse_reply(echo)
     assert step.action is None and "must hold one tool name" in step.error and "could not parse" in step.error
-    assert parse_reply("Action: " + "a" * 65).error is not None
+    assert parse_reply("Action: " + "a" * 101).error is not None
     assert parse_reply("Action: get-weather.v2\nAction Input: {}").action == "get-weather.v2"
 
 
@@ -241,6 +371,8 @@ def _seconds(text: str) -> float:
 
 @pytest.mark.parametrize("unit", [
     "Thought: x\n", "Action: None\n", '{"action": "f", ', "```json\n{\n", "Observation: x\nAction:\n",
+    "Action: a b(\nAction Input: x\n", "Action: x\nAction Input: a\n", "x = 1 // '\"# /*", "    print(x)\n",
+    "Action: f(a: str, " + " " * 20, "a." * 10, "Action: s[x]\n", "```\n",
 ])
 def test_time_grows_linearly(unit: str) -> None:
     small, large = unit * 1000, unit * 4000

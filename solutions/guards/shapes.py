@@ -5,8 +5,12 @@ rewritten as `Action:` / `Action Input:` (or `Final Answer:`) lines, or unchange
 is absent. Each reads the reply in one pass over its lines; none runs any of the model's text.
 
 - A JSON blob instead of the fields, as LangChain's JSON agents ask for:
-  `{"action": "get_weather", "action_input": {...}}`, fenced or not, with or without `Action:`.
-- Call syntax: `Action: get_weather(city="Beijing", date="2025-03-15")`.
+  `{"action": "get_weather", "action_input": {...}}`, fenced or not, with or without `Action:`;
+  or a call copied in a tool schema's shape: `{"name": "get_weather", "arguments": {...}}`.
+- Call syntax: `Action: get_weather(city="Beijing", date="2025-03-15")`, `calculator({"expression":
+  "2+2"})`, or a name with spaces (`Ask question to coworker(question="...")`); a signature copied
+  from the tool list (`Delegate work to coworker(task: str, context: str)`) leaves the name alone;
+  the ReAct paper's brackets: `Action: search_docs[return policy]`.
 - An empty action above an answer: `Action: None`, `Action: N/A`, `Action: (no action needed)`.
 """
 from __future__ import annotations
@@ -20,7 +24,15 @@ from solutions.guards.cut import field_kind, field_line
 from solutions.parsing import _LITERAL_EVAL_LIMIT, _json_object, parse_action_input
 
 _BLOB_START = re.compile(r"[ \t>]*+(?:`{1,3}(?:json)?[ \t]*+)?(?:action[ \t]*+[:：][ \t]*+)?\{", re.I)
-_CALL_LINE = re.compile(r"[ \t*_`]*+([A-Za-z_][\w.\-]*+)[ \t]*+\((.*)\)[ \t*_`.]*+", re.DOTALL)
+_CALL_LINE = re.compile(r"[ \t*_`]*+([^()\n]*?[^()\s*_`])[ \t]*+\((.*)\)[ \t*_`.]*+", re.DOTALL)
+_BRACKETS = re.compile(r"[ \t*_`]*+([A-Za-z_][\w.\-]*+)\[([^\[\]\n]*+)\][ \t*_`.]*+")  # Search[query]
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")  # a name lesson 03 reads before "("
+_PARAMETER = r"\*{0,2}+[A-Za-z_]\w*+[ \t]*+(?::[^,=]*+)?+(?:=[^,]*+)?+"
+_SIGNATURE = re.compile(rf"[ \t]*+{_PARAMETER}(?:,[ \t]*+{_PARAMETER})*+")
+"""A parameter list as a tool list shows it: `task: str, context: str, coworker: Optional[str] = None`."""
+_TYPE_WORDS = re.compile(r":[ \t]*(?:str|int|float|bool|list|dict|Any|Optional|Union|List|Dict)\b")
+_NAME_KEYS = ("action", "tool", "tool_name", "name", "function")
+_INPUT_KEYS = ("action_input", "tool_input", "arguments", "parameters", "args", "input")
 _NO_ACTION = {"none", "n/a", "na", "null", "nil", "nothing", "no action", "no action needed",
               "no tool", "no tool needed", "not needed", "-"}
 
@@ -52,13 +64,17 @@ def _rewrite_blob(lines: list[str], index: int) -> str | None:
     """The reply with the blob starting on line `index` rewritten as fields, or None if it is no action."""
     blob, problem = _json_object("\n".join(lines[index:]))
     keys = {str(key).lower().replace(" ", "_"): value for key, value in blob.items()}
-    if problem or not isinstance(keys.get("action"), str):
-        return None
+    if isinstance(keys.get("function"), dict):  # {"type": "function", "function": {"name": ..., ...}}
+        keys = {str(key).lower(): value for key, value in keys["function"].items()}
+    name = next((key for key in _NAME_KEYS if isinstance(keys.get(key), str)), None)
+    given = next((key for key in _INPUT_KEYS if key in keys), None)
+    if problem or name is None or (name != "action" and given is None):
+        return None  # no action: a name key, and (but for "action") an input key
     head = lines[:index]
     while head and (head[-1].strip().startswith("```") or not head[-1].strip()
                     or (field_kind(head[-1]) == "action" and not field_line(head[-1])[1].strip())):
         head.pop()  # the fence and the bare `Action:` label above the blob
-    return "\n".join([*head, *_fields_for(keys["action"], keys.get("action_input"))])
+    return "\n".join([*head, *_fields_for(keys[name], keys.get(given) if given else None)])
 
 
 def _fields_for(action: str, value: Any) -> list[str]:
@@ -79,20 +95,38 @@ def call_to_fields(text: str) -> str:
     index = first_decision(lines)
     if index is None or field_kind(lines[index]) != "action":
         return text
-    if _input_after(lines, index) is not None:
-        return text  # an explicit Action Input wins, as in lesson 03
     call = _CALL_LINE.fullmatch(field_line(lines[index])[1])
-    arguments = call_arguments(call[2]) if call else None
+    if call is None:
+        return _brackets(lines, index)
+    name, inside = call[1].strip(), call[2]
+    if _TYPE_WORDS.search(inside) and _SIGNATURE.fullmatch(inside):  # a signature holds no values
+        return "\n".join([*lines[:index], f"Action: {name}", *lines[index + 1:]])
+    if _input_after(lines, index) is not None:  # an explicit Action Input wins, as in lesson 03
+        if _IDENTIFIER.fullmatch(name) or call_arguments(inside) is None:
+            return text  # lesson 03 reads the name before the parentheses itself
+        return "\n".join([*lines[:index], f"Action: {name}", *lines[index + 1:]])
+    arguments = call_arguments(inside)
     if arguments is None:
         return text
-    fields = [f"Action: {call[1]}", f"Action Input: {json.dumps(arguments, ensure_ascii=False, default=str)}"]
+    fields = [f"Action: {name}", f"Action Input: {json.dumps(arguments, ensure_ascii=False, default=str)}"]
+    return "\n".join([*lines[:index], *fields, *lines[index + 1:]])
+
+
+def _brackets(lines: list[str], index: int) -> str:
+    """The reply with `Action: search_docs[return policy]` (the ReAct paper's form) as fields."""
+    call = _BRACKETS.fullmatch(field_line(lines[index])[1])
+    if call is None or _input_after(lines, index) is not None:
+        return "\n".join(lines)
+    arguments = {"input": call[2].strip()} if call[2].strip() else {}
+    fields = [f"Action: {call[1]}", f"Action Input: {json.dumps(arguments, ensure_ascii=False)}"]
     return "\n".join([*lines[:index], *fields, *lines[index + 1:]])
 
 
 def call_arguments(inside: str) -> dict | None:
     """The arguments written between a call's parentheses, e.g. '"a", b=2' -> {"input": "a", "b": 2}; None if they are not Python arguments. Built in lesson 05 (Failure clinic).
 
-    Keywords keep their names; one positional value becomes {"input": value}, several a list
+    Keywords keep their names; one positional dict is the input itself; one positional value
+    becomes {"input": value}, several a list
     under "input" (the guarded registry binds them to the tool's parameters in order). A value
     that is not a literal keeps its source text: (17 * 3) gives {"input": "17 * 3"}.
     ast.parse only reads the text; nothing in it runs.
@@ -108,6 +142,8 @@ def call_arguments(inside: str) -> dict | None:
             or any(isinstance(a, ast.Starred) for a in tree.args) or any(k.arg is None for k in tree.keywords):
         return None
     values = [_value(node, source) for node in tree.args]
+    if len(values) == 1 and isinstance(values[0], dict) and not tree.keywords:
+        return {str(key): value for key, value in values[0].items()}  # f({"a": 1}): the dict is the input
     arguments: dict = {} if not values else {"input": values[0] if len(values) == 1 else values}
     arguments.update({k.arg: _value(k.value, source) for k in tree.keywords})
     return arguments
