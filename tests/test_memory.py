@@ -8,7 +8,7 @@ import pytest
 
 from mockllm import MockLLM
 from mockllm.reading.system_prompt import read_memory
-from solutions.memory import (SCHEMA_VERSION, connect, facts_from_trace, latest_facts,
+from solutions.memory import (SCHEMA_VERSION, connect, fact_keys, facts_from_trace, latest_facts,
                               preferences, recall_fact, remembering_agent, replaying_agent,
                               save_fact, save_progress, set_preference, state_summary,
                               table_counts, task_progress, with_memory)
@@ -51,6 +51,15 @@ def test_facts_are_committed_round_trip_quotes_and_recall_the_latest(store: Path
     assert recall_fact(connect(store), "city") == "Xi'an\"; DROP TABLE facts; --"
     assert recall_fact(conn, "units") is None
     assert latest_facts(conn) == {"city": "Xi'an\"; DROP TABLE facts; --"}
+
+
+def test_keys_come_in_the_order_first_saved_each_with_its_latest_value(store: Path) -> None:
+    conn = connect(store)
+    for key, value in [("units", "celsius"), ("city", "Shanghai"), ("units", "kelvin"), ("city", "Beijing")]:
+        save_fact(conn, key, value)
+    assert fact_keys(conn) == ["units", "city"]
+    assert latest_facts(conn) == {"units": "kelvin", "city": "Beijing"}
+    assert state_summary(conn).splitlines()[1:] == ["- units: kelvin", "- city: Beijing"]
 
 
 def test_preferences_replace_and_progress_keeps_its_history(store: Path) -> None:

@@ -72,12 +72,14 @@ def recall_fact(conn: sqlite3.Connection, key: str) -> str | None:
     return row[0] if row else None
 
 
+def fact_keys(conn: sqlite3.Connection) -> list[str]:
+    """Every key of the facts table, in the order the keys were first saved."""
+    return [key for (key,) in conn.execute("SELECT key FROM facts GROUP BY key ORDER BY MIN(id)")]
+
+
 def latest_facts(conn: sqlite3.Connection) -> dict[str, str]:
     """Every key with its latest value, in the order the keys were first saved."""
-    rows = conn.execute("SELECT key, value FROM facts WHERE id IN "
-                        "(SELECT MAX(id) FROM facts GROUP BY key) ORDER BY "
-                        "(SELECT MIN(id) FROM facts AS f WHERE f.key = facts.key)").fetchall()
-    return dict(rows)
+    return {key: recall_fact(conn, key) for key in fact_keys(conn)}
 
 
 def set_preference(conn: sqlite3.Connection, key: str, value: str,

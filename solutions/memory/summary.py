@@ -1,13 +1,14 @@
 """The state summary: a few lines from the store, placed at the top of the system prompt.
 
-Built in lesson 08 (Memory). One `key: value` line per fact and preference under a
-`Memory from earlier sessions:` heading, then the latest tasks; a blank line ends the section.
+Built in lesson 08 (Memory). One `key: value` line per fact (its latest value, read with
+`recall_fact`) and per preference under a `Memory from earlier sessions:` heading, then the
+latest tasks; a blank line ends the section.
 """
 from __future__ import annotations
 
 import sqlite3
 
-from solutions.memory.store import latest_facts, preferences, task_progress
+from solutions.memory.store import fact_keys, preferences, recall_fact, task_progress
 
 HEADING = "Memory from earlier sessions:"
 MAX_TASKS = 3  # the latest tasks listed; older ones stay in the store
@@ -17,7 +18,7 @@ def state_summary(conn: sqlite3.Connection, max_tasks: int = MAX_TASKS) -> str:
     """The summary of what the store holds, or '' when it holds nothing."""
     if isinstance(max_tasks, bool) or not isinstance(max_tasks, int) or max_tasks < 0:
         raise ValueError(f"max_tasks must be a whole number >= 0, got {max_tasks!r}")
-    lines = [f"- {key}: {_one_line(value)}" for key, value in latest_facts(conn).items()]
+    lines = [f"- {key}: {_one_line(recall_fact(conn, key))}" for key in fact_keys(conn)]
     lines += [f"- preferred {key}: {_one_line(value)}" for key, value in preferences(conn).items()]
     tasks = list(task_progress(conn).items())[-max_tasks:] if max_tasks else []
     lines += [f"- task {_one_line(task)!r}: {_one_line(status)}" for task, status in tasks]
