@@ -10,6 +10,12 @@ _PRETTY = ('Thought: Now the weather.\nAction: get_weather\nAction Input: {\n  "
 _NESTED = ('Thought: A filter.\nAction: query_orders\nAction Input: {"range": {"start": "2025-03-01", '
            '"end": "2025-03-07"}, "note": "a } in a string"}')
 _FINAL = "Thought: I now know the final answer.\nFinal Answer: Today is 2025-03-14."
+_MARKDOWN = "**Thought:** I need today's date.\n**Action:** get_current_date\n**Action Input:** {}"
+_LOWER = 'thought: now the weather.\naction: get_weather\naction input: {"city": "Beijing", "date": "2025-03-15"}'
+_WIDE = 'Thought：I need the weather.\nAction：get_weather\nAction Input：{"city": "Beijing", "date": "2025-03-15"}'
+_CHINESE = '思考：我需要天气。\n行动：get_weather\n行动输入：{"city": "北京", "date": "2025-03-15"}'
+_FIELD_KIND = ("find the fields with field_kind(line), which reads {shape} too: a test such as "
+               "line.startswith('Action:') misses them, and the invention stays")
 
 
 def _cut(text: str, expected: str, hint: str) -> Case:
@@ -21,7 +27,8 @@ def _cut(text: str, expected: str, hint: str) -> Case:
 
 CUT_CASES = (
     _cut(_DATE + "\nObservation: 2023-10-31\nThought: I now know the final answer\nFinal Answer: 2023-10-31",
-         _DATE, "cut right after the Action Input: the Observation and the answer after it were invented"),
+         _DATE, "cut right after the Action Input: the Observation and the Final Answer after it were "
+                "invented (only a Final Answer before any Action keeps the text whole)"),
     _cut(_WEATHER + "\nThought: Then I will check the calendar.\nAction: get_calendar\n"
          'Action Input: {"date": "2025-03-15"}', _WEATHER,
          "a second Thought/Action after the first Action Input goes too: the cut does not wait for "
@@ -33,6 +40,14 @@ CUT_CASES = (
          "instead of searching for 'Observation:'"),
     _cut(_DATE + "\n**Observation:** 2023-10-31", _DATE,
          "find the fields with field_kind(line), which knows '**Observation:**'"),
+    _cut(_MARKDOWN + "\n**Observation:** 2023-10-31\n**Final Answer:** Today is 2023-10-31.", _MARKDOWN,
+         _FIELD_KIND.format(shape="markdown field names ('**Action:**')")),
+    _cut(_LOWER + "\nobservation: Sunny\nfinal answer: Sunny.", _LOWER,
+         _FIELD_KIND.format(shape="lower-case field names ('action:')")),
+    _cut(_WIDE + "\nObservation：Sunny\nThought：Now I know.\nFinal Answer：Sunny.", _WIDE,
+         _FIELD_KIND.format(shape="full-width colons ('Action：')")),
+    _cut(_CHINESE + "\n观察：晴\n最终答案：晴。", _CHINESE,
+         _FIELD_KIND.format(shape="Chinese field names ('行动：')")),
     _cut(_PRETTY + "\nObservation: Sunny", _PRETTY,
          "a JSON input may span several lines: cut after the `}` that closes it (json_end), "
          "not at the end of the Action Input line"),
@@ -48,8 +63,14 @@ CUT_CASES = (
     _cut("Thought: Weather.\nAction: get_weather\nAction Input: Beijing, 2025-03-15\nObservation: Sunny",
          "Thought: Weather.\nAction: get_weather\nAction Input: Beijing, 2025-03-15",
          "an input that is not JSON ends with its line"),
-    _cut('Thought: Weather.\nAction: get_weather\nAction Input: {"city": "Beijing"\nObservation: Sunny',
-         'Thought: Weather.\nAction: get_weather\nAction Input: {"city": "Beijing"',
+    _cut('Thought: Weather.\nAction: get_weather\nAction Input: Beijing, 2025-03-15\nThought: Then the calendar.\n'
+         'Action: get_calendar\nAction Input: {"date": "2025-03-15"}',
+         "Thought: Weather.\nAction: get_weather\nAction Input: Beijing, 2025-03-15",
+         "the Action Input's field ends at the next field line: look for its '{' inside that field "
+         "only (a '{' further on belongs to another step)"),
+    _cut('Thought: Weather.\nAction: get_weather\nAction Input: {\n  "city": "Beijing",\n  "date": "2025-03-15"\n'
+         'Observation: Sunny',
+         'Thought: Weather.\nAction: get_weather\nAction Input: {\n  "city": "Beijing",\n  "date": "2025-03-15"',
          "a JSON input that never closes (json_end gives -1): keep the field up to the next field line"),
     _cut("Sure! Here is my step.\n\n" + _DATE + "\nI will wait for the result.\nObservation: 2023-10-31",
          "Sure! Here is my step.\n\n" + _DATE,
@@ -71,11 +92,31 @@ def _verdict(calls: list, action: str, action_input: dict, expected: str, hint: 
     return Case(args=(calls, action, action_input), expected=expected, hint=hint)
 
 
+def _copies(calls: list, action: str, action_input: dict, expected: str, hint: str,
+            untouched: bool = False) -> Case:
+    """A case: `expected` for equal copies of the inputs (not the same objects); with `untouched`,
+    `calls` must be left as it was too."""
+    given: dict = {}
+
+    def setup() -> tuple[tuple, dict]:
+        given["calls"] = [(name, dict(arguments)) for name, arguments in calls]
+        return (given["calls"], action, dict(action_input)), {}
+
+    def test(value: object) -> bool:
+        return value == expected and (not untouched or given["calls"] == calls)
+    return Case(setup=setup, expect=test, hint=hint,
+                says=f"{expected!r}, and `calls` as it was" if untouched else repr(expected),
+                label=f"repeat_verdict({calls!r}, {action!r}, {action_input!r})")
+
+
 REPEAT_CASES = (
     _verdict([], *_TODAY, "new", "no earlier call: 'new'"),
     _verdict([_BEIJING], *_SHANGHAI, "new",
              "compare the input too: the same tool with another input is a new call"),
     _verdict([_BEIJING], *_BEIJING, "repeat", "the identical call made once before: 'repeat'"),
+    _copies([_BEIJING], *_BEIJING, "repeat",
+            "compare the inputs with ==, not `is`: an input written again is an equal dict, "
+            "but another object"),
     _verdict([_BEIJING, _TODAY], *_BEIJING, "repeat",
              "look at every earlier call, not only the last one: A, B, A repeats A"),
     _verdict([_TODAY], "get_weather", {"date": "2025-03-15", "city": "Beijing"}, "new",
@@ -90,6 +131,9 @@ REPEAT_CASES = (
              "count the identical calls anywhere in the list, not only in a row"),
     _verdict([_TODAY] * 3, *_TODAY, "stop", "twice or more before: still 'stop'"),
     _verdict([_TODAY, _BEIJING], *_SHANGHAI, "new", "count only identical calls"),
+    _copies([_TODAY], *_TODAY, "repeat",
+            "only read `calls`: the guarded registry adds each call to it after asking you, so "
+            "a call you append is counted twice", untouched=True),
 )
 
 EXERCISES = [
