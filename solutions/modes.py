@@ -26,12 +26,22 @@ def content_as_answer(content: str | None) -> Step:
 
 
 Agent = Callable[..., Trace]
-MODES: dict[str, Agent] = {
-    "text": run_agent,
-    "structured": structured_agent,
-    "no fallback": lambda question, client, tools, max_steps: structured_agent(
-        question, client, tools, max_steps, read_text=content_as_answer),
-}
+
+
+def modes_with(structured: Agent = structured_agent) -> dict[str, Agent]:
+    """The agents compared, with `structured` as the structured loop. Built in lesson 06 (Structured tool calls).
+
+    Lesson 04's loop, `structured`, and `structured` taking any reply without tool calls as the
+    answer. The lesson passes its own `structured_agent`, which answers the calls with the
+    learner's `tool_messages` and `validate_arguments`.
+    """
+    def no_fallback(question: str, client: Any, tools: ToolRegistry, max_steps: int) -> Trace:
+        """`structured` with the naive reading of replies without tool calls."""
+        return structured(question, client, tools, max_steps, read_text=content_as_answer)
+    return {"text": run_agent, "structured": structured, "no fallback": no_fallback}
+
+
+MODES: dict[str, Agent] = modes_with()
 """The agents compared: lesson 04's loop, the structured loop, and the structured loop that takes
 any reply without tool calls as the answer."""
 

@@ -14,7 +14,8 @@ from mockllm import MockLLM
 from solutions.agent import Trace
 from solutions.arguments import MAX_ARGUMENTS_CHARS, decode_arguments, schema_validator, validate_arguments
 from solutions.course.display import trace_text
-from solutions.modes import MODES, Run, compare_modes, content_as_answer, failing_quirks, summarise, table
+from solutions.modes import (MODES, Run, compare_modes, content_as_answer, failing_quirks, modes_with,
+                             summarise, table)
 from solutions.structured import (STRUCTURED_RULES, StructuredStep, assistant_message, run_structured_step,
                                   structured_agent, structured_prompt, tool_messages)
 from solutions.structured_text import EMPTY_REPLY, call_in_content, read_content
@@ -320,6 +321,19 @@ def test_compare_modes_scores_with_lesson_05s_grader() -> None:
     assert summary["diligent", "text"]["right"] == 0.5 and summary["diligent", "text"]["runs"] == 2
     assert summary["diligent", "text"]["steps"] == sum(len(r.trace.steps) for r in runs[:2]) / 2
     assert "diligent" in table(summary) and "50%" in table(summary)
+
+
+def test_the_comparison_runs_the_structured_agent_it_is_given() -> None:
+    seen: list[tuple] = []
+
+    def own_agent(question, client, tools, max_steps, **options):
+        seen.append((question, options.get("read_text")))
+        return structured_agent(question, client, tools, max_steps, **options)
+
+    runs = compare_modes(["diligent"], [{"question": "What is (17 + 5) * 3?", "expected": ["66"],
+                                         "grader": "number"}], modes=modes_with(own_agent))
+    assert [run.mode for run in runs] == list(MODES) and all(run.right for run in runs)
+    assert seen == [("What is (17 + 5) * 3?", None), ("What is (17 + 5) * 3?", content_as_answer)]
 
 
 def test_failing_quirks_counts_runs_not_steps() -> None:
