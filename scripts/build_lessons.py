@@ -6,7 +6,8 @@ A code cell with metadata {"inject": ["solutions.tools:calculator", ...]} gets i
 modules (shown code, identical in both notebooks). A cell with metadata
 {"exercise": {"inject": [...], "hint": "...", "stub": [...]}} is refreshed the same way, and in
 lessons/ every function named in "stub" (default: every injected function) keeps its signature
-and docstring while its body becomes `raise NotImplementedError("Exercise: <hint>")`.
+and docstring while its body becomes `raise NotImplementedError("Exercise: <hint>")` ("hint" may
+also map each stubbed function's name to a hint of its own).
 Regions between `# BEGIN SOLUTION` and `# END SOLUTION` in any code cell become a stub too.
 A code cell with metadata {"facts": true} holds only asserts that the prose around it states what
 the outputs show; it stays in solutions/ (where nbval runs it) and is left out of lessons/.
@@ -135,7 +136,10 @@ def lesson_cell(cell: NotebookNode) -> NotebookNode:
             tree = ast.parse(new.source) if names else ast.Module(body=[], type_ignores=[])
             defs = (ast.FunctionDef, ast.AsyncFunctionDef)
             names = [n for n in names if isinstance(find_definition(tree, n), defs)]
-        new.source = stub_definitions(new.source, names, exercise_message(hint))
+        hints = hint if isinstance(hint, dict) else dict.fromkeys(names, hint)  # one, or one per function
+        hint = REGION_HINT if isinstance(hint, dict) else hint
+        for name in names:
+            new.source = stub_definitions(new.source, [name], exercise_message(hints.get(name, hint)))
     new.source, raises = stub_regions(new.source, hint)
     if raises and "raises-exception" not in new.metadata.get("tags", []):
         new.metadata["tags"] = list(new.metadata.get("tags", [])) + ["raises-exception"]

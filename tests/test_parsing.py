@@ -252,6 +252,8 @@ def test_all_public_real_replies() -> None:
     parsed = [parse_step(row["raw_reply"]) for row in rows]
     assert sum(step.action is not None for step in parsed) >= 80
     assert sum(step.error is not None for step in parsed) >= 900  # the model rarely follows the format
+    labels = [label for row in rows for label in row["labels"]]
+    assert (labels.count("well_formed_action"), labels.count("well_formed_final")) == (22, 0)  # lesson 03 says so
 
 
 def test_public_names_name_their_lesson() -> None:
