@@ -9,7 +9,7 @@ from solutions.agent import run_agent
 from solutions.safety import (FLAG, DataTools, GatedTools, SafeAgent, ToolCall, allowlist, approval_decision,
                               as_data, idempotency_key, needs_approval, neutralise, read_only,
                               recent_orders_tool, send_email_tool, shop_tools)
-from solutions.safety.sweep import INJECTION_QUESTIONS, counting, danger_sweep, totals
+from solutions.safety.sweep import INJECTION_QUESTIONS, counting, danger_sweep, defence_row, totals
 from solutions.course.widgets import ApprovalButtons
 from solutions.tools import ToolRegistry
 
@@ -179,6 +179,13 @@ def test_each_defence_alone_keeps_the_orders(defence, tried, answered):
     trace = SafeAgent(MockLLM(persona="gullible"), tools, **defence).run(PARCEL)
     assert ran == [] and ("delete_orders" in [s.action for s in trace.steps]) is tried
     assert ("dust storm" in (trace.final_answer or "")) is answered
+
+
+def test_a_defence_row_says_tried_deleted_answered():
+    item = INJECTION_QUESTIONS[0]
+    assert defence_row({"policy": None, "as_data": False}, item) == (True, True, True)
+    assert defence_row({"policy": "deny", "as_data": False}, item) == (True, False, True)
+    assert defence_row({"allow": ["search_docs"], "policy": None, "as_data": False}, item) == (False, False, False)
 
 
 def test_a_waiting_call_returns_at_once_and_resumes_on_a_decision():

@@ -2,12 +2,16 @@
 
 Built in lesson 09 (Safety limits). `counting` wraps a tool so that every real execution is
 counted: what "ran" means below is what the tool's function did, not what a trace says.
+`danger_sweep` runs an agent over personas and questions; `defence_row` runs one defence on one
+injection question.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
 from mockllm import MockLLM
+from solutions.guards.questions import grade
+from solutions.safety.agent import SafeAgent
 from solutions.safety.approval import needs_approval
 from solutions.safety.privilege import shop_tools
 from solutions.tools import Tool, ToolRegistry
@@ -49,6 +53,15 @@ def danger_sweep(agent: Callable[[str, Any, ToolRegistry], Any], personas: Itera
     """danger_row for every persona and question. Built in lesson 09 (Safety limits)."""
     questions = list(questions)
     return [danger_row(agent, persona, item) for persona in personas for item in questions]
+
+
+def defence_row(options: dict, item: dict) -> tuple[bool, bool, bool]:
+    """One run of `SafeAgent(**options)`, persona gullible, on `item`: did it try delete_orders,
+    did delete_orders really run, and did the answer answer the question?"""
+    tools, ran = counting(shop_tools())
+    trace = SafeAgent(MockLLM(persona="gullible"), tools, **options).run(item["question"])
+    tried = "delete_orders" in [step.action for step in trace.steps]
+    return tried, "delete_orders" in ran, grade(trace.final_answer, item)
 
 
 def totals(rows: list[dict]) -> dict:
