@@ -149,6 +149,13 @@ def test_sweep_runs_every_question_persona_and_variant_and_the_table_shows_them(
     assert steps[:2] == ["diligent", f"{cells['diligent', 'full prompt'].average_steps:.1f}"]
 
 
+def test_grid_measures_each_group_with_the_function_it_is_given() -> None:
+    runs = sweep(EVAL_SET[:2], ["diligent"], {"full prompt": DEFAULT_PARTS}, progress=False)
+    groups = []
+    cells = grid(runs, lambda group: groups.append(list(group)) or summarise(group))
+    assert groups == [runs] and cells == grid(runs)
+
+
 def test_the_sweep_is_deterministic_and_the_plot_is_the_same_svg_twice() -> None:
     first, second = sweep(EVAL_SET[:3], ["sloppy"], progress=False), sweep(EVAL_SET[:3], ["sloppy"], progress=False)
     assert first == second

@@ -64,6 +64,17 @@ def test_compare_covers_every_approach_and_persona() -> None:
     assert len(table(outcomes).splitlines()) == 2 + len(outcomes)
 
 
+def test_compare_runs_the_stages_through_the_function_it_is_given() -> None:
+    from solutions.planning.stages import StagedRun
+    called = []
+
+    def staged(client, tools):
+        called.append(client)
+        return StagedRun([], failed="orders")
+    stages = [o for o in compare(["looper"], staged=staged) if o.approach == "stages"]
+    assert len(called) == 1 and [(o.right, o.steps, o.note) for o in stages] == [(False, 0, "stopped at orders")]
+
+
 def test_the_real_model_path_says_what_is_missing_and_never_the_key() -> None:
     assert real_model_status({}) [0] is False
     assert "COURSE_REAL_MODEL=1" in real_model_status({"OPENAI_API_KEY": "sk-secret"})[1]

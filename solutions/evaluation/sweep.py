@@ -5,7 +5,7 @@ change in a metric has one cause: change one thing at a time.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from tqdm.auto import tqdm
 
@@ -41,12 +41,13 @@ def sweep(questions: Iterable[dict], personas: Iterable[str],
     return runs
 
 
-def grid(runs: Iterable[Run]) -> dict[tuple[str, str], Metrics]:
-    """The Metrics of each (persona, variant), in the order the runs came. Built in lesson 10 (Evaluation)."""
+def grid(runs: Iterable[Run], measure: Callable[[Iterable[Run]], Metrics] = summarise
+         ) -> dict[tuple[str, str], Metrics]:
+    """The Metrics of each (persona, variant) by `measure`, in the order the runs came. Built in lesson 10 (Evaluation)."""
     groups: dict[tuple[str, str], list[Run]] = {}
     for run in runs:
         groups.setdefault((run.persona, run.variant), []).append(run)
-    return {key: summarise(group) for key, group in groups.items()}
+    return {key: measure(group) for key, group in groups.items()}
 
 
 def table(cells: dict[tuple[str, str], Metrics], metric: str = "success_rate") -> str:

@@ -5,6 +5,7 @@ Built in lesson 11 (Long tasks). Every figure of the comparison comes from real 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Iterable
 
 from mockllm import MockLLM
@@ -12,6 +13,7 @@ from mockllm.world import sales_by_product_line
 from solutions.planning.checkpoints import last_quarter, line_totals
 from solutions.planning.plan_execute import plan_and_execute
 from solutions.planning.report import REPORT_TASK, long_report, staged_report
+from solutions.planning.stages import StagedRun
 from solutions.tools import ToolRegistry, world_tools
 
 TODAY = "2025-03-14"   # the world's clock, which the runs read from get_current_date
@@ -41,8 +43,9 @@ def _one_loop(client: Any, tools: ToolRegistry) -> tuple[int, int, str | None, s
     return len(trace.steps), trace.total_tokens, trace.final_answer, trace.stop_reason
 
 
-def _stages(client: Any, tools: ToolRegistry) -> tuple[int, int, str | None, str]:
-    run = staged_report(client, tools)
+def _stages(client: Any, tools: ToolRegistry, staged: Callable[[Any, ToolRegistry], StagedRun] = staged_report
+            ) -> tuple[int, int, str | None, str]:
+    run = staged(client, tools)
     note = f"stopped at {run.failed}" if run.failed else "every checkpoint held"
     return run.steps, run.total_tokens, run.checkpoints.get("report"), note
 
@@ -58,11 +61,13 @@ APPROACHES: dict[str, Callable[[Any, ToolRegistry], tuple[int, int, str | None, 
 
 
 def compare(personas: Iterable[str], tools: Callable[[], ToolRegistry] = world_tools,
-            seed: int = 0) -> list[Outcome]:
-    """Each approach with each persona, on a fresh client and fresh tools per run."""
+            seed: int = 0, *, staged: Callable[[Any, ToolRegistry], StagedRun] = staged_report
+            ) -> list[Outcome]:
+    """Each approach with each persona, on a fresh client and fresh tools per run; `staged(client, tools)` runs the stages."""
+    approaches = {**APPROACHES, "stages": partial(_stages, staged=staged)}
     outcomes = []
     for persona in personas:
-        for name, approach in APPROACHES.items():
+        for name, approach in approaches.items():
             steps, tokens, text, note = approach(MockLLM(persona=persona, seed=seed), tools())
             outcomes.append(Outcome(name, persona, steps, tokens, right_totals(text), note))
     return outcomes

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from solutions.planning.stages import StagedRun, run_stage
+from solutions.agent import run_agent
+from solutions.planning.stages import StagedRun, StageResult, run_stage
 from tests.wrong_solutions import Catalogue
 
 CATALOGUE = Catalogue("11")
@@ -36,122 +37,63 @@ def checks_the_type_only(rows, start, end):
     return [] if isinstance(rows, list) and rows else ["the order list is empty or not a list"]
 
 
-@CATALOGUE.wrong("validate_orders", fault="does not check the required keys of each order",
-                 says="every order needs id, date, line and amount")
-def no_check_of_the_keys(rows, start, end):
-    if not isinstance(rows, list) or not rows:
-        return ["no orders"]
-    problems, seen = [], set()
-    for row in rows:
-        if not isinstance(row, dict):
-            problems.append(f"not an order: {row!r}")
-            continue
-        date = row.get("date")
-        if not _is_day(date) or not start <= date <= end:
-            problems.append(f"order {row.get('id')} is dated {date}")
-        if row.get("id") in seen:
-            problems.append(f"order {row.get('id')} is listed twice")
-        seen.add(row.get("id"))
-        if "amount" in row and not _is_amount(row["amount"]):
-            problems.append(f"order {row.get('id')} has a bad amount")
-    return problems
+def _validator(*, rows_checked: str = "dict and keys", inclusive: bool = True, unique: str = "set",
+               calendar: bool = True, amounts: bool = True, every_row: bool = True,
+               every_problem: bool = True, empty_refused: bool = True):
+    """A validator with everything right but what the arguments turn off (one mistake each).
 
-
-@CATALOGUE.wrong("validate_orders", fault="reads row['date'] without checking the key, raising KeyError",
-                 says="raised KeyError")
-def keyerror_on_a_missing_key(rows, start, end):
-    if not isinstance(rows, list) or not rows:
-        return ["no orders"]
-    problems, seen = [], set()
-    for row in rows:
-        if not isinstance(row, dict):
-            problems.append(f"not an order: {row!r}")
-            continue
-        if not _is_day(row["date"]) or not start <= row["date"] <= end:
-            problems.append(f"order {row['id']} is dated {row['date']}")
-        if row["id"] in seen:
-            problems.append(f"order {row['id']} is listed twice")
-        seen.add(row["id"])
-        if "line" not in row or not _is_amount(row["amount"]):
-            problems.append(f"order {row['id']} has no line or amount")
-    return problems
-
-
-def _validator(*, inclusive: bool = True, unique: str = "set", calendar: bool = True,
-               amounts: bool = True, every_row: bool = True, every_problem: bool = True):
-    """A validator with everything right but what the arguments turn off (one mistake each)."""
+    rows_checked: "dict and keys", "dict only" (keys read with .get), "nothing" (keys read with
+    [], so a missing one raises KeyError), or "keys only" (.keys() on a row that is no dict)."""
     def validate(rows, start, end):
-        if not isinstance(rows, list) or not rows:
+        if not isinstance(rows, list) or (empty_refused and not rows):
             return ["the order list is empty or not a list"]
         problems, seen = [], set()
         for number, row in enumerate(rows):
-            if not isinstance(row, dict) or not set(KEYS) <= row.keys():
+            is_dict = rows_checked == "keys only" or isinstance(row, dict)
+            has_keys = rows_checked in ("dict only", "nothing") or set(KEYS) <= row.keys()
+            if not is_dict or not has_keys:
                 problems.append(f"a row is not an order: {row!r}")
                 continue
-            date = row["date"]
+            get = row.get if rows_checked == "dict only" else row.__getitem__
+            date, oid = get("date"), get("id")
             if calendar and not _is_day(date):
-                problems.append(f"order {row['id']} has no date YYYY-MM-DD")
-            elif not (start <= date <= end if inclusive else start < date < end):
-                problems.append(f"order {row['id']} is dated {date}, outside {start} to {end}")
-            repeated = row["id"] in seen if unique == "set" else (
-                number > 0 and rows[number - 1].get("id") == row["id"])
+                problems.append(f"order {oid} has no date YYYY-MM-DD")
+            elif not (start <= str(date) <= end if inclusive else start < str(date) < end):
+                problems.append(f"order {oid} is dated {date}, outside {start} to {end}")
+            repeated = oid in seen if unique == "set" else (
+                unique == "adjacent" and number > 0 and rows[number - 1].get("id") == oid)
             if repeated:
-                problems.append(f"order {row['id']} is listed twice")
-            seen.add(row["id"])
-            if amounts and not _is_amount(row["amount"]):
-                problems.append(f"order {row['id']} has no amount")
-            elif not amounts and not isinstance(row["amount"], (int, float, str)):
-                problems.append(f"order {row['id']} has no amount")
-            if not every_problem and problems:
-                return problems
-            if not every_row:
+                problems.append(f"order {oid} is listed twice")
+            seen.add(oid)
+            amount = get("amount")
+            if not (_is_amount(amount) if amounts else isinstance(amount, (int, float, str))):
+                problems.append(f"order {oid} has no amount")
+            if not every_row or (not every_problem and problems):
                 return problems
         return problems
     return validate
 
 
-CATALOGUE.wrong("validate_orders", fault="start and end exclusive",
-                says="start and end are inclusive")(_validator(inclusive=False))
-CATALOGUE.wrong("validate_orders", fault="no check for repeated ids",
-                says="ids must be unique")(_validator(unique="none"))
-CATALOGUE.wrong("validate_orders", fault="only compares each id with the one before it",
-                says="a repeat need not be next to the first")(_validator(unique="adjacent"))
-CATALOGUE.wrong("validate_orders", fault="compares dates as strings without checking they are days",
-                says="a date must be a day the calendar has")(_validator(calendar=False))
-CATALOGUE.wrong("validate_orders", fault="accepts True as an amount (bool is an int)",
-                says="an amount must be a number: True is a bool")(_validator(amounts=False))
-CATALOGUE.wrong("validate_orders", fault="only checks the first order (return inside the loop)",
-                says="check every order, not only the first")(_validator(every_row=False))
-CATALOGUE.wrong("validate_orders", fault="returns at the first problem, hiding the others",
-                says="report every problem, not only the first")(_validator(every_problem=False))
-
-
-@CATALOGUE.wrong("validate_orders", fault="accepts an empty list of orders",
-                 says="an empty order list is a problem")
-def accepts_no_orders(rows, start, end):
-    if not isinstance(rows, list):
-        return ["not a list"]
-    return _validator()(rows, start, end) if rows else []
-
-
-@CATALOGUE.wrong("validate_orders", fault="crashes on a row that is not a dict",
-                 says="without crashing on it")
-def crashes_on_a_row_that_is_no_dict(rows, start, end):
-    if not isinstance(rows, list) or not rows:
-        return ["no orders"]
-    problems, seen = [], set()
-    for row in rows:
-        if not set(KEYS) <= row.keys():
-            problems.append(f"a row lacks a key: {row!r}")
-            continue
-        if not _is_day(row["date"]) or not start <= row["date"] <= end:
-            problems.append(f"order {row['id']} is dated {row['date']}")
-        if row["id"] in seen:
-            problems.append(f"order {row['id']} is listed twice")
-        seen.add(row["id"])
-        if not _is_amount(row["amount"]):
-            problems.append(f"order {row['id']} has a bad amount")
-    return problems
+for _fault, _says, _mistake in [
+        ("does not check the required keys of each order", "every order needs id, date, line and amount",
+         {"rows_checked": "dict only"}),
+        ("reads the keys with row[...] unchecked: KeyError on a row without a date, a row without a line passes",
+         "every order needs id, date, line and amount", {"rows_checked": "nothing"}),
+        ("crashes on a row that is not a dict", "without crashing on it", {"rows_checked": "keys only"}),
+        ("start and end exclusive", "start and end are inclusive", {"inclusive": False}),
+        ("no check for repeated ids", "ids must be unique", {"unique": "none"}),
+        ("only compares each id with the one before it", "a repeat need not be next to the first",
+         {"unique": "adjacent"}),
+        ("compares dates as strings without checking they are days", "a date must be a day the calendar has",
+         {"calendar": False}),
+        ("accepts True as an amount (bool is an int)", "an amount must be a number: True is a bool",
+         {"amounts": False}),
+        ("only checks the first order (return inside the loop)", "check every order, not only the first",
+         {"every_row": False}),
+        ("returns at the first problem, hiding the others", "report every problem, not only the first",
+         {"every_problem": False}),
+        ("accepts an empty list of orders", "an empty order list is a problem", {"empty_refused": False})]:
+    CATALOGUE.wrong("validate_orders", fault=_fault, says=_says)(_validator(**_mistake))
 
 
 @CATALOGUE.wrong("validate_orders", fault="sorts the caller's list in place to check the first and last dates",
@@ -178,52 +120,53 @@ def converts_the_dates_in_place(rows, start, end):
 # ---------------------------------------------------------------- run_stages(stages, client, tools)
 
 
-@CATALOGUE.wrong("run_stages", fault="carries on after a failed checkpoint",
-                 says="went on after a failed checkpoint")
-def carries_on_after_a_failure(stages, client, tools):
-    run = StagedRun([])
-    for stage in stages:
-        result = run_stage(stage, client, tools, run.checkpoints)
-        run.results.append(result)
-        run.checkpoints[stage.name] = result.checkpoint
-        if not result.ok and run.failed is None:
-            run.failed = stage.name
-    return run
+def _runner(mistake: str):
+    """The stage runner of the exercise with one mistake, named by `mistake`."""
+    shared = StagedRun([])
+
+    def run_stages(stages, client, tools):
+        run = shared if mistake == "one run for every call" else StagedRun([])
+        last: dict = {}
+        for stage in stages:
+            handed = {"no checkpoints": {}, "the last checkpoint": last}.get(mistake, run.checkpoints)
+            result = run_stage(stage, client, tools, handed)
+            if result.ok or mistake != "failure not recorded":
+                run.results.append(result)
+            if mistake in ("keeps the failed checkpoint", "carries on"):
+                run.checkpoints[stage.name] = result.checkpoint
+            if not result.ok and mistake == "carries on":
+                run.failed = run.failed or stage.name
+            elif not result.ok:
+                run.failed = True if mistake == "failed is a flag" else stage.name
+                return run
+            if mistake != "no checkpoints":
+                run.checkpoints[stage.name] = result.checkpoint
+            last = {stage.name: result.checkpoint}
+        return None if mistake == "no return at the end" else run
+    return run_stages
 
 
-@CATALOGUE.wrong("run_stages", fault="never keeps the checkpoints for the next stage",
-                 says="keep each checkpoint in run.checkpoints")
-def never_keeps_checkpoints(stages, client, tools):
-    run = StagedRun([])
-    for stage in stages:
-        result = run_stage(stage, client, tools, {})
-        run.results.append(result)
-        if not result.ok:
-            run.failed = stage.name
-            return run
-    return run
-
-
-@CATALOGUE.wrong("run_stages", fault="hands each stage only the checkpoint of the stage before it",
-                 says="not only the last")
-def only_the_last_checkpoint(stages, client, tools):
-    run, last = StagedRun([]), {}
-    for stage in stages:
-        result = run_stage(stage, client, tools, last)
-        run.results.append(result)
-        if not result.ok:
-            run.failed = stage.name
-            return run
-        run.checkpoints[stage.name] = result.checkpoint
-        last = {stage.name: result.checkpoint}
-    return run
+for _mistake, _fault, _says in [
+        ("carries on", "carries on after a failed checkpoint", "went on after a failed checkpoint"),
+        ("no checkpoints", "never hands the checkpoints to the next stage",
+         "keep each checkpoint in run.checkpoints"),
+        ("the last checkpoint", "hands each stage only the checkpoint of the stage before it",
+         "not only the last"),
+        ("keeps the failed checkpoint", "keeps the checkpoint of the stage that failed",
+         "its checkpoint is not kept"),
+        ("failure not recorded", "returns at a failure before recording the stage's result",
+         "record its result once in run.results"),
+        ("failed is a flag", "sets failed to True instead of the stage's name",
+         "set run.failed to the stage's name"),
+        ("one run for every call", "one StagedRun shared between calls (a default argument, a global)",
+         "start every call with a new StagedRun([])"),
+        ("no return at the end", "forgets to return the run when every stage held", "returned None")]:
+    CATALOGUE.wrong("run_stages", fault=_fault, says=_says)(_runner(_mistake))
 
 
 @CATALOGUE.wrong("run_stages", fault="skips the checkpoint validation: runs the loops and reads the checkpoint, never validates it",
                  says="run_stage validated it")
 def skips_the_validation(stages, client, tools):
-    from solutions.agent import run_agent
-    from solutions.planning.stages import StageResult
     run = StagedRun([])
     for stage in stages:
         traces = [run_agent(question, client, tools, stage.max_steps)
@@ -231,48 +174,6 @@ def skips_the_validation(stages, client, tools):
         checkpoint = stage.extract(traces, run.checkpoints)
         run.results.append(StageResult(stage.name, traces, checkpoint, []))
         run.checkpoints[stage.name] = checkpoint
-    return run
-
-
-@CATALOGUE.wrong("run_stages", fault="keeps the checkpoint of the stage that failed",
-                 says="its checkpoint is not kept")
-def keeps_the_failed_checkpoint(stages, client, tools):
-    run = StagedRun([])
-    for stage in stages:
-        result = run_stage(stage, client, tools, run.checkpoints)
-        run.results.append(result)
-        run.checkpoints[stage.name] = result.checkpoint
-        if not result.ok:
-            run.failed = stage.name
-            return run
-    return run
-
-
-@CATALOGUE.wrong("run_stages", fault="returns at a failure before recording the stage's result",
-                 says="record its result once in run.results")
-def failure_not_recorded(stages, client, tools):
-    run = StagedRun([])
-    for stage in stages:
-        result = run_stage(stage, client, tools, run.checkpoints)
-        if not result.ok:
-            run.failed = stage.name
-            return run
-        run.results.append(result)
-        run.checkpoints[stage.name] = result.checkpoint
-    return run
-
-
-@CATALOGUE.wrong("run_stages", fault="sets failed to True instead of the stage's name",
-                 says="set run.failed to the stage's name")
-def failed_is_a_flag(stages, client, tools):
-    run = StagedRun([])
-    for stage in stages:
-        result = run_stage(stage, client, tools, run.checkpoints)
-        run.results.append(result)
-        if not result.ok:
-            run.failed = True
-            return run
-        run.checkpoints[stage.name] = result.checkpoint
     return run
 
 
@@ -289,61 +190,24 @@ def retries_without_a_limit(stages, client, tools):
     return run
 
 
-@CATALOGUE.wrong("run_stages", fault="retries a failed stage twice and keeps only the last try, hiding its calls",
-                 says="no retry (each model call must show in run.results)")
-def retries_and_hides_the_calls(stages, client, tools):
-    run = StagedRun([])
-    for stage in stages:
-        for _attempt in range(3):
-            result = run_stage(stage, client, tools, run.checkpoints)
-            if result.ok:
-                break
-        run.results.append(result)
-        if not result.ok:
-            run.failed = stage.name
-            return run
-        run.checkpoints[stage.name] = result.checkpoint
-    return run
+def _retrying(record_every_try: bool):
+    """A runner that tries a failed stage three times, recording every try or only the last."""
+    def run_stages(stages, client, tools):
+        run = StagedRun([])
+        for stage in stages:
+            tries = [run_stage(stage, client, tools, run.checkpoints)]
+            while not tries[-1].ok and len(tries) < 3:
+                tries.append(run_stage(stage, client, tools, run.checkpoints))
+            run.results += tries if record_every_try else tries[-1:]
+            if not tries[-1].ok:
+                run.failed = stage.name
+                return run
+            run.checkpoints[stage.name] = tries[-1].checkpoint
+        return run
+    return run_stages
 
 
-@CATALOGUE.wrong("run_stages", fault="retries a failed stage twice and records every try",
-                 says="a stage's result is in run.results twice")
-def retries_and_records_every_try(stages, client, tools):
-    run = StagedRun([])
-    for stage in stages:
-        for _attempt in range(3):
-            result = run_stage(stage, client, tools, run.checkpoints)
-            run.results.append(result)
-            if result.ok:
-                break
-        if not result.ok:
-            run.failed = stage.name
-            return run
-        run.checkpoints[stage.name] = result.checkpoint
-    return run
-
-
-@CATALOGUE.wrong("run_stages", fault="one StagedRun shared between calls (a default argument)",
-                 says="start every call with a new StagedRun([])")
-def shares_the_run_between_calls(stages, client, tools, run=StagedRun([])):  # noqa: B008
-    for stage in stages:
-        result = run_stage(stage, client, tools, run.checkpoints)
-        run.results.append(result)
-        if not result.ok:
-            run.failed = stage.name
-            return run
-        run.checkpoints[stage.name] = result.checkpoint
-    return run
-
-
-@CATALOGUE.wrong("run_stages", fault="forgets to return the run when every stage held",
-                 says="returned None")
-def no_return_at_the_end(stages, client, tools):
-    run = StagedRun([])
-    for stage in stages:
-        result = run_stage(stage, client, tools, run.checkpoints)
-        run.results.append(result)
-        if not result.ok:
-            run.failed = stage.name
-            return run
-        run.checkpoints[stage.name] = result.checkpoint
+CATALOGUE.wrong("run_stages", fault="retries a failed stage twice and keeps only the last try, hiding its calls",
+                says="no retry (each model call must show in run.results)")(_retrying(False))
+CATALOGUE.wrong("run_stages", fault="retries a failed stage twice and records every try",
+                says="a stage's result is in run.results twice")(_retrying(True))
