@@ -22,7 +22,7 @@ def escaped_by_hand(conn, key, value, session=None):
 
 
 @CATALOGUE.wrong("save_fact", fault="formats the values into the SQL text without escaping",
-                 says="formatted into the SQL text")
+                 says="the SQL text holds the key or the value")
 def formatted_values(conn, key, value, session=None):
     cursor = conn.execute(f"INSERT INTO facts (session, key, value) VALUES (?, '{key}', '{value}')", (session,))
     conn.commit()

@@ -20,6 +20,19 @@ def _policy_word(action, action_input, policy):
     return policy(ToolCall(action, action_input)) if callable(policy) else policy
 
 
+def _asked(action, action_input, policy):
+    """The policy's answer, or None when it raises."""
+    try:
+        return _policy_word(action, action_input, policy)
+    except Exception:
+        return None
+
+
+def _outcome(decision):
+    """The reference's reading of a policy's answer: 'approve' runs, 'ask' asks, anything else denies."""
+    return {"approve": "run", "ask": "ask"}.get(decision, "deny")
+
+
 def _dangerous(action, tools):
     """The reference's test: a dangerous tool of `tools`, ignoring case and spaces."""
     from solutions.safety.approval import needs_approval
@@ -57,11 +70,7 @@ def approves_when_the_policy_fails(action, action_input, tools, policy):
 def gate_on_one_name(action, action_input, tools, policy):
     if action != "delete_orders":
         return "run"
-    try:
-        decision = _policy_word(action, action_input, policy)
-    except Exception:
-        return "deny"
-    return {"approve": "run", "ask": "ask"}.get(decision, "deny")
+    return _outcome(_asked(action, action_input, policy))
 
 
 @CATALOGUE.wrong("approval_decision", fault="decides by a name pattern (names that start with delete)",
@@ -69,11 +78,7 @@ def gate_on_one_name(action, action_input, tools, policy):
 def gate_on_a_name_pattern(action, action_input, tools, policy):
     if not action.strip().casefold().startswith("delete"):
         return "run"
-    try:
-        decision = _policy_word(action, action_input, policy)
-    except Exception:
-        return "deny"
-    return {"approve": "run", "ask": "ask"}.get(decision, "deny")
+    return _outcome(_asked(action, action_input, policy))
 
 
 @CATALOGUE.wrong("approval_decision", fault="returns the policy's word ('approve') instead of 'run'",
@@ -91,11 +96,7 @@ def returns_the_policy_word(action, action_input, tools, policy):
 def ask_runs(action, action_input, tools, policy):
     if not _dangerous(action, tools):
         return "run"
-    try:
-        decision = _policy_word(action, action_input, policy)
-    except Exception:
-        return "deny"
-    return "run" if decision in ("approve", "ask") else "deny"
+    return "run" if _asked(action, action_input, policy) in ("approve", "ask") else "deny"
 
 
 @CATALOGUE.wrong("approval_decision", fault="runs on any policy word but 'deny' and 'ask' (an unknown word approves)",
@@ -113,11 +114,7 @@ def unknown_word_runs(action, action_input, tools, policy):
 @CATALOGUE.wrong("approval_decision", fault="asks the policy about every tool, dangerous or not",
                  says="a tool that is not dangerous runs")
 def asks_about_every_tool(action, action_input, tools, policy):
-    try:
-        decision = _policy_word(action, action_input, policy)
-    except Exception:
-        return "deny"
-    return {"approve": "run", "ask": "ask"}.get(decision, "deny")
+    return _outcome(_asked(action, action_input, policy))
 
 
 @CATALOGUE.wrong("approval_decision", fault="calls a policy function with (action, action_input), not a ToolCall",
@@ -140,14 +137,10 @@ def approval_remembered(action, action_input, tools, policy):
     name = action.strip().casefold()
     if name in _APPROVED:
         return "run"  # approved before: do not ask again
-    try:
-        decision = _policy_word(action, action_input, policy)
-    except Exception:
-        return "deny"
-    if decision == "approve":
+    decision = _outcome(_asked(action, action_input, policy))
+    if decision == "run":
         _APPROVED.add(name)
-        return "run"
-    return "ask" if decision == "ask" else "deny"
+    return decision
 
 
 @CATALOGUE.wrong("approval_decision", fault="looks the tool up with tools[name], which raises for a name that is no tool",
@@ -155,11 +148,7 @@ def approval_remembered(action, action_input, tools, policy):
 def looks_up_with_brackets(action, action_input, tools, policy):
     if not tools[action.strip()].dangerous:
         return "run"
-    try:
-        decision = _policy_word(action, action_input, policy)
-    except Exception:
-        return "deny"
-    return {"approve": "run", "ask": "ask"}.get(decision, "deny")
+    return _outcome(_asked(action, action_input, policy))
 
 
 @CATALOGUE.wrong("approval_decision", fault="returns True or False instead of the words",
