@@ -38,7 +38,7 @@ def checks_the_type_only(rows, start, end):
 
 
 def _validator(*, rows_checked: str = "dict and keys", inclusive: bool = True, unique: str = "set",
-               calendar: bool = True, amounts: bool = True, every_row: bool = True,
+               calendar: bool = True, amounts: str = "numbers", every_row: bool = True,
                every_problem: bool = True, empty_refused: bool = True):
     """A validator with everything right but what the arguments turn off (one mistake each).
 
@@ -66,7 +66,9 @@ def _validator(*, rows_checked: str = "dict and keys", inclusive: bool = True, u
                 problems.append(f"order {oid} is listed twice")
             seen.add(oid)
             amount = get("amount")
-            if not (_is_amount(amount) if amounts else isinstance(amount, (int, float, str))):
+            number = {"numbers": _is_amount, "scalars": lambda value: isinstance(value, (int, float, str)),
+                      "not text": lambda value: isinstance(value, (int, float))}[amounts]
+            if not number(amount):
                 problems.append(f"order {oid} has no amount")
             if not every_row or (not every_problem and problems):
                 return problems
@@ -87,7 +89,9 @@ for _fault, _says, _mistake in [
         ("compares dates as strings without checking they are days", "a date must be a day the calendar has",
          {"calendar": False}),
         ("accepts True as an amount (bool is an int)", "an amount must be a number: True is a bool",
-         {"amounts": False}),
+         {"amounts": "scalars"}),
+        ("refuses amounts written as text, as order_rows reads them", "the amount '10.50' is a number written as text",
+         {"amounts": "not text"}),
         ("only checks the first order (return inside the loop)", "check every order, not only the first",
          {"every_row": False}),
         ("returns at the first problem, hiding the others", "report every problem, not only the first",

@@ -63,7 +63,8 @@ def _left_alone(label: str, hint: str) -> Case:
 
 ORDERS_CASES = (
     _holds(GOOD, "validate_orders(<3 good orders>, start, end)",
-           "a checkpoint that holds has no problems: return []"),
+           "a checkpoint that holds has no problems: return [] (order_rows reads every field as text: "
+           "the amount '10.50' is a number written as text, the date a day)"),
     _holds(EDGES, "validate_orders(<orders dated on the first and the last day>, start, end)",
            "start and end are inclusive: an order dated start or end is in range"),
     _left_alone("validate_orders(<the 3 good orders, latest first>, start, end)",
