@@ -27,6 +27,19 @@ def _bare(body, empty=("", "none", "null", "n/a")):
     return ({}, None) if value.lower() in empty else ({"input": value}, None)
 
 
+def _ascii(text):
+    """The lesson's normalising: code fences dropped, full-width characters made ASCII."""
+    return _strip_fences(text).translate(_FULL_WIDTH)
+
+
+def _read(text, load=_json_object, normalise=_ascii, bare=_bare):
+    """parse_action_input as the lesson builds it, around the learner's `load` (the text from a `{`)."""
+    if text is None:
+        return {}, None
+    body = normalise(text)
+    return load(body) if "{" in body else bare(body)
+
+
 @CATALOGUE.wrong("parse_action_input", fault="json.loads on the whole text, chatter and all",
                  says="cut from the first '{' to the last '}'")
 def loads_the_whole_text(text):
@@ -42,31 +55,25 @@ def loads_the_whole_text(text):
 @CATALOGUE.wrong("parse_action_input", fault="returns None when the input cannot be read",
                  says="returned None")
 def none_on_error(text):
-    if text is None:
-        return {}, None
-    body = _strip_fences(text).translate(_FULL_WIDTH)
-    if "{" not in body:
-        return _bare(body)
-    arguments, problem = _json_object(body)
-    return None if problem else (arguments, None)
+    def load(body):
+        arguments, problem = _json_object(body)
+        return None if problem else (arguments, None)
+    return _read(text, load)
 
 
 @CATALOGUE.wrong("parse_action_input", fault="lets json.JSONDecodeError escape on broken JSON",
                  says="never an exception")
 def raises_on_broken_json(text):
-    if text is None:
-        return {}, None
-    body = _strip_fences(text).translate(_FULL_WIDTH)
-    if "{" not in body:
-        return _bare(body)
-    start, end = body.index("{"), body.rfind("}")
-    candidate = body[start:end + 1] if end > start else body[start:] + "}"
-    for attempt in (candidate, candidate.replace("'", '"'), re.sub(r",\s*}", "}", candidate)):
-        try:
-            return json.loads(attempt), None
-        except json.JSONDecodeError:
-            continue
-    return json.loads(candidate), None  # "it cannot fail by now"
+    def load(body):
+        start, end = body.index("{"), body.rfind("}")
+        candidate = body[start:end + 1] if end > start else body[start:] + "}"
+        for attempt in (candidate, candidate.replace("'", '"'), re.sub(r",\s*}", "}", candidate)):
+            try:
+                return json.loads(attempt), None
+            except json.JSONDecodeError:
+                continue
+        return json.loads(candidate), None  # "it cannot fail by now"
+    return _read(text, load)
 
 
 @CATALOGUE.wrong("parse_action_input", fault="a missing Action Input (None) reported as an error",
@@ -77,101 +84,77 @@ def none_is_an_error(text):
     return parse_action_input(text)
 
 
-def _load_between(body, end):
-    """The learner's cut: from the first '{' to `end` (an unclosed brace closed), loaded with _load."""
-    start = body.index("{")
-    for candidate in ((body[start:end + 1],) if end > start else ()) + (body[start:] + "}",):
-        value = _load(candidate)
-        if isinstance(value, dict):
-            return value, None
-    return {}, 'the Action Input is not a valid JSON object; write it like {"name": "value"}'
+def _load_to(end):
+    """The learner's cut: from the first '{' to the '}' that `end(body, start)` finds, loaded with _load."""
+    def load(body):
+        start = body.index("{")
+        stop = end(body, start)
+        for candidate in ((body[start:stop + 1],) if stop > start else ()) + (body[start:] + "}",):
+            value = _load(candidate)
+            if isinstance(value, dict):
+                return value, None
+        return {}, 'the Action Input is not a valid JSON object; write it like {"name": "value"}'
+    return load
 
 
-@CATALOGUE.wrong("parse_action_input", fault="stops the object at the first '}', so a nested one is cut short",
+@CATALOGUE.wrong("parse_action_input",
+                 fault="stops the object at the first '}', so a nested one is cut short",
                  says="objects can nest")
 def first_closing_brace(text):
-    if text is None:
-        return {}, None
-    body = _strip_fences(text).translate(_FULL_WIDTH)
-    if "{" not in body:
-        return _bare(body)
-    return _load_between(body, body.find("}", body.index("{")))
+    return _read(text, _load_to(lambda body, start: body.find("}", start)))
 
 
 @CATALOGUE.wrong("parse_action_input", fault="only the last '}' ends the object, never the matching one",
                  says="'}' matching the first '{'")
 def last_closing_brace_only(text):
-    if text is None:
-        return {}, None
-    body = _strip_fences(text).translate(_FULL_WIDTH)
-    if "{" not in body:
-        return _bare(body)
-    return _load_between(body, body.rfind("}"))
+    return _read(text, _load_to(lambda body, start: body.rfind("}")))
 
 
 @CATALOGUE.wrong("parse_action_input", fault="full-width characters left as they are", says="full-width")
 def no_full_width(text):
-    if text is None:
-        return {}, None
-    body = _strip_fences(text)
-    return _json_object(body) if "{" in body else _bare(body)
+    return _read(text, normalise=_strip_fences)
 
 
 @CATALOGUE.wrong("parse_action_input", fault="only the full-width colon and comma replaced",
                  says="full-width too")
 def only_colon_and_comma(text):
-    if text is None:
-        return {}, None
-    body = _strip_fences(text).replace("：", ":").replace("，", ",")
-    return _json_object(body) if "{" in body else _bare(body)
+    return _read(text, normalise=lambda text: _strip_fences(text).replace("：", ":").replace("，", ","))
 
 
 @CATALOGUE.wrong("parse_action_input", fault="only an empty text means no arguments: 'none' becomes an input",
                  says="'none' or 'null' mean no arguments")
 def none_word_is_an_input(text):
-    if text is None or not text.strip():
-        return {}, None
-    body = _strip_fences(text).translate(_FULL_WIDTH)
-    return _json_object(body) if "{" in body else ({"input": _strip_marks(body)}, None)
+    return _read(text, bare=lambda body: ({"input": _strip_marks(body)}, None) if body.strip()
+                 else ({}, None))
 
 
 @CATALOGUE.wrong("parse_action_input", fault="a JSON list accepted as the arguments", says="not a list")
 def list_accepted(text):
-    if text is None:
-        return {}, None
-    body = _strip_fences(text).translate(_FULL_WIDTH)
-    if "{" in body:
-        return _json_object(body)
-    try:
-        value = json.loads(body)
-    except json.JSONDecodeError:
-        return _bare(body)
-    return ({"input": value}, None) if value is not None else ({}, None)
+    def bare(body):
+        try:
+            value = json.loads(body)
+        except json.JSONDecodeError:
+            return _bare(body)
+        return ({"input": value}, None) if value is not None else ({}, None)
+    return _read(text, bare=bare)
 
 
 @CATALOGUE.wrong("parse_action_input", fault="a bare value dropped instead of becoming {'input': value}",
                  says="a bare value becomes {'input': value}")
 def bare_value_dropped(text):
-    if text is None:
-        return {}, None
-    body = _strip_fences(text).translate(_FULL_WIDTH)
-    if "{" in body:
-        return _json_object(body)
-    return ({}, "the Action Input must be a JSON object, not a list") if body.startswith("[") else ({}, None)
+    return _read(text, bare=lambda body: ({}, "the Action Input must be a JSON object, not a list")
+                 if body.startswith("[") else ({}, None))
 
 
 @CATALOGUE.wrong("parse_action_input", fault="single quotes read with eval", says="it uses eval")
 def single_quotes_with_eval(text):
-    if text is None:
-        return {}, None
-    body = _strip_fences(text).translate(_FULL_WIDTH)
-    if "{" not in body:
-        return _bare(body)
-    start, end = body.index("{"), body.rfind("}")
-    try:
-        return json.loads(body[start:end + 1]), None
-    except json.JSONDecodeError:
-        return eval(body[start:end + 1], {"__builtins__": {}}), None  # noqa: S307 (the mistake)
+    def load(body):
+        start, end = body.index("{"), body.rfind("}")
+        try:
+            return json.loads(body[start:end + 1]), None
+        except json.JSONDecodeError:
+            return eval(body[start:end + 1], {"__builtins__": {}}), None  # noqa: S307 (the mistake)
+    return _read(text, load)
 
 
 # ---------------------------------------------------------------- parse_step
@@ -241,7 +224,8 @@ def keyerror_on_missing_input(text):
     return _decide(text, action=_input_by_key)  # no try/except: the KeyError escapes
 
 
-@CATALOGUE.wrong("parse_step", fault="an Action without an Action Input line made an error (its KeyError caught)",
+@CATALOGUE.wrong("parse_step",
+                 fault="an Action without an Action Input line made an error (its KeyError caught)",
                  says="an Action without an Action Input")
 def missing_input_is_an_error(text):
     return _guarded(text, lambda text: _decide(text, action=_input_by_key))
@@ -279,17 +263,25 @@ def final_answer_first(text):
     return _guarded(text, lambda text: _decide(text, pick=pick))
 
 
-def _skip_observations(text):
-    """The learner's own field walk: an Observation line is skipped, the lines after it kept."""
+def _walk(text, field_of, cut):
+    """The learner's own field walk: `field_of(line)` finds a field, other lines continue the last
+    one; at an Observation it stops (`cut`) or skips just that line."""
     fields = []
     for line in text.replace("\r\n", "\n").split("\n"):
-        found = _field_line(line)
-        if found is None:
-            if fields:
-                fields[-1] = (fields[-1][0], fields[-1][1] + "\n" + line)
-        elif found[0] != "observation":
+        found = field_of(line)
+        if found and found[0] == "observation":
+            if cut:
+                return fields, True
+        elif found:
             fields.append(found)
+        elif fields:
+            fields[-1] = (fields[-1][0], fields[-1][1] + "\n" + line)
     return fields, False
+
+
+def _skip_observations(text):
+    """The lesson's field lines, an Observation line skipped and the lines after it kept."""
+    return _walk(text, _field_line, cut=False)
 
 
 @CATALOGUE.wrong("parse_step", fault="skips the made-up Observation line but keeps what follows it",
@@ -298,7 +290,8 @@ def keeps_text_after_observation(text):
     return _guarded(text, lambda text: _decide(text, split=_skip_observations))
 
 
-@CATALOGUE.wrong("parse_step", fault="the cut from _fields dropped: the error does not say the Observation was ignored",
+@CATALOGUE.wrong("parse_step",
+                 fault="the cut from _fields dropped: the error does not say the Observation was ignored",
                  says="pass it to _missing")
 def cut_not_passed_on(text):
     def none(thought, text, fields, cut):
@@ -306,7 +299,8 @@ def cut_not_passed_on(text):
     return _guarded(text, lambda text: _decide(text, none=none))
 
 
-@CATALOGUE.wrong("parse_step", fault="the Action line read directly, so `Action: Final Answer` becomes a tool",
+@CATALOGUE.wrong("parse_step",
+                 fault="the Action line read directly, so `Action: Final Answer` becomes a tool",
                  says="Final Answer is not a tool")
 def final_answer_as_a_tool(text):
     def action(thought, fields, index, text):
@@ -338,21 +332,16 @@ def none_without_a_decision(text):
     return _guarded(text, lambda text: _decide(text, none=none))
 
 
-_OWN_FIELD = re.compile(r"^[\s*#>-]*(thought|action input|action|final answer)[\s*]*:\s*(.*)$", re.IGNORECASE)
+_OWN_FIELD = re.compile(r"^[\s*#>-]*(thought|action input|action|final answer|observation)[\s*]*:\s*(.*)$",
+                        re.IGNORECASE)
 
 
 def _ascii_fields(text):
     """The learner's own field pattern: a name, then ':' (the ASCII colon only)."""
-    fields = []
-    for line in text.split("\n"):
-        if line.strip().lower().startswith("observation:"):
-            return fields, True
+    def field_of(line):
         match = _OWN_FIELD.match(line)
-        if match:
-            fields.append((match[1].lower().replace(" ", "_"), match[2]))
-        elif fields:
-            fields[-1] = (fields[-1][0], fields[-1][1] + "\n" + line)
-    return fields, False
+        return (match[1].lower().replace(" ", "_"), match[2]) if match else None
+    return _walk(text, field_of, cut=True)
 
 
 @CATALOGUE.wrong("parse_step", fault="its own field pattern, with ':' only, ignores full-width colons",
@@ -361,7 +350,8 @@ def ascii_colons_only(text):
     return _guarded(text, lambda text: _decide(text, split=_ascii_fields))
 
 
-@CATALOGUE.wrong("parse_step", fault="the whole reply made ASCII first, so the answer is not what the model wrote",
+@CATALOGUE.wrong("parse_step",
+                 fault="the whole reply made ASCII first, so the answer is not what the model wrote",
                  says="as written")
 def full_width_replaced_everywhere(text):
     return _guarded(text, lambda text: _decide(text.translate(_FULL_WIDTH)))  # "：" -> ":" once, for all

@@ -20,7 +20,8 @@ def _start(question, client, tools, max_steps, system_prompt):
     tools = BASIC_TOOLS if tools is None else tools
     check_arguments(question, client, tools, max_steps)
     prompt = build_system_prompt(tools) if system_prompt is None else system_prompt
-    return tools, [{"role": "system", "content": prompt}, {"role": "user", "content": f"Question: {question}"}]
+    return tools, [{"role": "system", "content": prompt},
+                   {"role": "user", "content": f"Question: {question}"}]
 
 
 def _options(model, parse, stop, max_tokens):
@@ -28,14 +29,23 @@ def _options(model, parse, stop, max_tokens):
     return {"model": model, "parse": parse, "stop": stop, "max_tokens": max_tokens}
 
 
-@CATALOGUE.wrong("run_agent", fault="format-error retries not counted toward max_steps (an endless loop "
-                 "on a model that keeps answering in prose)", says="a retry is a step")
-def retries_not_counted(question, client, tools=None, max_steps=5, *, system_prompt=None,
-                        model="mock-react", parse=parse_step, stop=None, max_tokens=None):
+def _loop(question, client, tools, messages, calls, options,
+          answered=lambda step: step.final_answer is not None):
+    """Steps 3 to 5 of the exercise: at most `calls` steps, the trace as soon as one is `answered`."""
+    steps = []
+    for _ in range(calls):
+        steps.append(run_step(client, messages, tools, **options))
+        if answered(steps[-1]):
+            return Trace(question, steps, steps[-1].final_answer, "answered", messages)
+    return Trace(question, steps, None, "step_limit", messages)
+
+
+def _free_retries(question, client, tools, max_steps, system_prompt, options, cap=None):
+    """The learner's loop that counts only the steps that parsed (`used += 1`), with or without a cap."""
     tools, messages = _start(question, client, tools, max_steps, system_prompt)
     steps, used = [], 0
-    while used < max_steps:
-        step = run_step(client, messages, tools, **_options(model, parse, stop, max_tokens))
+    while used < max_steps and (cap is None or len(steps) < cap):
+        step = run_step(client, messages, tools, **options)
         steps.append(step)
         if step.final_answer is not None:
             return Trace(question, steps, step.final_answer, "answered", messages)
@@ -44,43 +54,36 @@ def retries_not_counted(question, client, tools=None, max_steps=5, *, system_pro
     return Trace(question, steps, None, "step_limit", messages)
 
 
+@CATALOGUE.wrong("run_agent", fault="format-error retries not counted toward max_steps (an endless loop "
+                 "on a model that keeps answering in prose)", says="a retry is a step")
+def retries_not_counted(question, client, tools=None, max_steps=5, *, system_prompt=None,
+                        model="mock-react", parse=parse_step, stop=None, max_tokens=None):
+    return _free_retries(question, client, tools, max_steps, system_prompt,
+                         _options(model, parse, stop, max_tokens))
+
+
 @CATALOGUE.wrong("run_agent", fault="format-error retries not counted toward max_steps, with a private "
                  "cap of 50 calls", says="a retry is a step")
 def retries_not_counted_capped(question, client, tools=None, max_steps=5, *, system_prompt=None,
                                model="mock-react", parse=parse_step, stop=None, max_tokens=None):
-    tools, messages = _start(question, client, tools, max_steps, system_prompt)
-    steps, used = [], 0
-    while used < max_steps and len(steps) < 50:  # a cap, in case the model never recovers
-        step = run_step(client, messages, tools, **_options(model, parse, stop, max_tokens))
-        steps.append(step)
-        if step.final_answer is not None:
-            return Trace(question, steps, step.final_answer, "answered", messages)
-        used += step.error is None
-    return Trace(question, steps, None, "step_limit", messages)
+    return _free_retries(question, client, tools, max_steps, system_prompt,
+                         _options(model, parse, stop, max_tokens), cap=50)  # in case it never recovers
 
 
 @CATALOGUE.wrong("run_agent", fault="one model call too many (max_steps + 1)", says="at most max_steps")
 def one_call_too_many(question, client, tools=None, max_steps=5, *, system_prompt=None,
                       model="mock-react", parse=parse_step, stop=None, max_tokens=None):
     tools, messages = _start(question, client, tools, max_steps, system_prompt)
-    steps = []
-    while len(steps) <= max_steps:
-        steps.append(run_step(client, messages, tools, **_options(model, parse, stop, max_tokens)))
-        if steps[-1].final_answer is not None:
-            return Trace(question, steps, steps[-1].final_answer, "answered", messages)
-    return Trace(question, steps, None, "step_limit", messages)
+    return _loop(question, client, tools, messages, max_steps + 1,  # "while len(steps) <= max_steps"
+                 _options(model, parse, stop, max_tokens))
 
 
 @CATALOGUE.wrong("run_agent", fault="one model call too few (range(max_steps - 1))", says="at most max_steps")
 def one_call_too_few(question, client, tools=None, max_steps=5, *, system_prompt=None,
                      model="mock-react", parse=parse_step, stop=None, max_tokens=None):
     tools, messages = _start(question, client, tools, max_steps, system_prompt)
-    steps = []
-    for _ in range(max_steps - 1):  # "the last step must be the answer"
-        steps.append(run_step(client, messages, tools, **_options(model, parse, stop, max_tokens)))
-        if steps[-1].final_answer is not None:
-            return Trace(question, steps, steps[-1].final_answer, "answered", messages)
-    return Trace(question, steps, None, "step_limit", messages)
+    return _loop(question, client, tools, messages, max_steps - 1,  # "the last step must be the answer"
+                 _options(model, parse, stop, max_tokens))
 
 
 @CATALOGUE.wrong("run_agent", fault="stops at the first format error instead of letting the model retry",
@@ -120,12 +123,7 @@ def shared_messages(question, client, tools=None, max_steps=5, *, system_prompt=
                     model="mock-react", parse=parse_step, stop=None, max_tokens=None):
     tools, first = _start(question, client, tools, max_steps, system_prompt)
     _RUNS.extend(first)
-    steps = []
-    for _ in range(max_steps):
-        steps.append(run_step(client, _RUNS, tools, **_options(model, parse, stop, max_tokens)))
-        if steps[-1].final_answer is not None:
-            return Trace(question, steps, steps[-1].final_answer, "answered", _RUNS)
-    return Trace(question, steps, None, "step_limit", _RUNS)
+    return _loop(question, client, tools, _RUNS, max_steps, _options(model, parse, stop, max_tokens))
 
 
 @CATALOGUE.wrong("run_agent", fault="check_arguments called before the default tools are filled in",
@@ -134,36 +132,21 @@ def validates_before_the_defaults(question, client, tools=None, max_steps=5, *, 
                                   model="mock-react", parse=parse_step, stop=None, max_tokens=None):
     check_arguments(question, client, tools, max_steps)  # tools is still None here
     tools, messages = _start(question, client, tools, max_steps, system_prompt)
-    steps = []
-    for _ in range(max_steps):
-        steps.append(run_step(client, messages, tools, **_options(model, parse, stop, max_tokens)))
-        if steps[-1].final_answer is not None:
-            return Trace(question, steps, steps[-1].final_answer, "answered", messages)
-    return Trace(question, steps, None, "step_limit", messages)
+    return _loop(question, client, tools, messages, max_steps, _options(model, parse, stop, max_tokens))
 
 
 @CATALOGUE.wrong("run_agent", fault="stop and max_tokens not passed on to run_step", says="pass stop=stop")
 def drops_stop_and_max_tokens(question, client, tools=None, max_steps=5, *, system_prompt=None,
                               model="mock-react", parse=parse_step, stop=None, max_tokens=None):
     tools, messages = _start(question, client, tools, max_steps, system_prompt)
-    steps = []
-    for _ in range(max_steps):
-        steps.append(run_step(client, messages, tools, model=model, parse=parse))
-        if steps[-1].final_answer is not None:
-            return Trace(question, steps, steps[-1].final_answer, "answered", messages)
-    return Trace(question, steps, None, "step_limit", messages)
+    return _loop(question, client, tools, messages, max_steps, {"model": model, "parse": parse})
 
 
 @CATALOGUE.wrong("run_agent", fault="the system_prompt argument ignored", says="system_prompt is None")
 def ignores_the_system_prompt(question, client, tools=None, max_steps=5, *, system_prompt=None,
                               model="mock-react", parse=parse_step, stop=None, max_tokens=None):
     tools, messages = _start(question, client, tools, max_steps, None)
-    steps = []
-    for _ in range(max_steps):
-        steps.append(run_step(client, messages, tools, **_options(model, parse, stop, max_tokens)))
-        if steps[-1].final_answer is not None:
-            return Trace(question, steps, steps[-1].final_answer, "answered", messages)
-    return Trace(question, steps, None, "step_limit", messages)
+    return _loop(question, client, tools, messages, max_steps, _options(model, parse, stop, max_tokens))
 
 
 @CATALOGUE.wrong("run_agent", fault="no step limit: loops until the model answers",
@@ -184,12 +167,8 @@ def no_step_limit(question, client, tools=None, max_steps=5, *, system_prompt=No
 def truthy_final_answer(question, client, tools=None, max_steps=5, *, system_prompt=None,
                         model="mock-react", parse=parse_step, stop=None, max_tokens=None):
     tools, messages = _start(question, client, tools, max_steps, system_prompt)
-    steps = []
-    for _ in range(max_steps):
-        steps.append(run_step(client, messages, tools, **_options(model, parse, stop, max_tokens)))
-        if steps[-1].final_answer:
-            return Trace(question, steps, steps[-1].final_answer, "answered", messages)
-    return Trace(question, steps, None, "step_limit", messages)
+    return _loop(question, client, tools, messages, max_steps, _options(model, parse, stop, max_tokens),
+                 answered=lambda step: bool(step.final_answer))
 
 
 # ---------------------------------------------------------------- the step written by hand
@@ -225,7 +204,8 @@ def _own_loop(question, client, tools, max_steps, system_prompt, options, **mist
     return Trace(question, steps, None, "step_limit", messages)
 
 
-@CATALOGUE.wrong("run_agent", fault="the model's reply not appended to messages", says="append each reply unchanged")
+@CATALOGUE.wrong("run_agent", fault="the model's reply not appended to messages",
+                 says="append each reply unchanged")
 def reply_not_kept(question, client, tools=None, max_steps=5, *, system_prompt=None,
                    model="mock-react", parse=parse_step, stop=None, max_tokens=None):
     return _own_loop(question, client, tools, max_steps, system_prompt,

@@ -141,9 +141,10 @@ PARSE_CASES = (
           "2025-03-15.", "a Final Answer may have several lines: keep the whole value _fields gives, "
           "up to the next field", final_answer="Today is 2025-03-14.\nTomorrow is 2025-03-15.",
           action=None, error=None),
-    _case("Thought：我知道答案了。\nFinal Answer：北京：晴，12°C", "the answer is the model's own words, as "
-          "written: match field names on the text as it is (_fields accepts '：'), never translate the "
-          "whole reply", final_answer="北京：晴，12°C", action=None, error=None),
+    _case("Thought：我知道答案了。\nFinal Answer：北京：晴，12°C",
+          "the answer is the model's own words, as written: match field names on the text as it "
+          "is (_fields accepts '：'), never translate the whole reply",
+          final_answer="北京：晴，12°C", action=None, error=None),
     _case("### Thought 1\nI need the date.\n- **Action:** `get_current_date`\n- Action Input: {}",
           "field names come decorated: headings, numbers, bullets, bold and backticks (_fields reads "
           "them all)", thought="I need the date.", action="get_current_date", action_input={}, error=None),
@@ -207,7 +208,8 @@ ACTION_INPUT_CASES = (
                 "no '}' at all (an unclosed brace): add one and try again"),
     _input_case('{"filter": {"status": "paid"}} thanks', {"filter": {"status": "paid"}},
                 "objects can nest: stop at the matching or the last '}', not at the first one"),
-    _input_case('{"filter": {"status": "paid"}, "limit": 5} thanks', {"filter": {"status": "paid"}, "limit": 5},
+    _input_case('{"filter": {"status": "paid"}, "limit": 5} thanks',
+                {"filter": {"status": "paid"}, "limit": 5},
                 "objects can nest: the first '}' closes the inner object; stop at the matching '}' "
                 "(_balanced_end) or the last one"),
     _input_case('{"filter": {"status": "paid"}} (see {notes})', {"filter": {"status": "paid"}},
@@ -260,5 +262,6 @@ EXERCISES = [
              reference="solutions.parsing:parse_action_input", cases=ACTION_INPUT_CASES,
              causes=(PAIR, INPUT_NEVER_RAISES), screened=True),
     Exercise(name="parse_step", lesson="03", reference="solutions.parsing:parse_step",
-             cases=PARSE_CASES, show=show_step, causes=(STEP, CAUGHT_JSON, CAUGHT, NEVER_RAISES), screened=True),
+             cases=PARSE_CASES, show=show_step, causes=(STEP, CAUGHT_JSON, CAUGHT, NEVER_RAISES),
+             screened=True),
 ]
