@@ -47,7 +47,7 @@ PARTS: dict[str, str] = {
 
 RULES: tuple[str, ...] = ("one_action", "no_observation", "final_not_tool", "stop_when_enough",
                           "live_data")
-"""The parts that are rules; build_system_prompt lists them under a numbered 'Rules:' heading."""
+"""The parts that are rules; build_system_prompt numbers them under one 'Rules:' heading."""
 
 DEFAULT_PARTS: tuple[str, ...] = tuple(PARTS)
 """Every part, in the order of PARTS."""
@@ -67,21 +67,18 @@ def build_system_prompt(tools: ToolRegistry | Iterable[Tool],
         raise TypeError("parts must be a list or tuple of part names, e.g. without('example')")
     names = list(parts)
     _check_names(names)
-    lines = "\n".join(f"- {tool.name}: {tool.description}" for tool in tool_list)
-    filled = {"tools": lines or "- (no tools)", "tool_names": ", ".join(t.name for t in tool_list)}
+    tool_lines = "\n".join(f"- {tool.name}: {tool.description}" for tool in tool_list) or "- (no tools)"
+    tool_names = ", ".join(tool.name for tool in tool_list)
+    texts = {name: PARTS[name].replace("{tools}", tool_lines).replace("{tool_names}", tool_names)
+             for name in names}
+    rules = [name for name in names if name in RULES]
+    numbered = [f"{number}. {texts[name]}" for number, name in enumerate(rules, start=1)]
     blocks: list[str] = []
-    rule_number, previous = 0, ""
     for name in names:
-        text = PARTS[name].replace("{tools}", filled["tools"])
-        text = text.replace("{tool_names}", filled["tool_names"])
-        if name in RULES:
-            rule_number += 1
-            if previous not in RULES:
-                blocks.append("Rules:")
-            blocks[-1] += f"\n{rule_number}. {text}"
-        else:
-            blocks.append(text)
-        previous = name
+        if name not in RULES:
+            blocks.append(texts[name])
+        elif name == rules[0]:  # every rule in one block, where the first rule stands
+            blocks.append("\n".join(["Rules:", *numbered]))
     return "\n\n".join(blocks)
 
 

@@ -52,8 +52,8 @@ def test_lesson_00_names_the_lessons_that_exist() -> None:
     numbers = sorted(int(path.name[:2]) for path in SOLVED)
     assert numbers == list(range(len(numbers))), "lessons are numbered 00, 01, ... without gaps"
     last = numbers[-1]
-    here = re.search(r"Lessons `00` to `(\d\d)` are here now", text)
-    assert here and int(here[1]) == last, f"lesson 00 must say that lessons 00 to {last:02d} are here"
+    here = re.search(r"lessons, `00` to `(\d\d)`", text)
+    assert here and int(here[1]) == last, f"lesson 00 must say that the lessons are 00 to {last:02d}"
     if last < 11:
         coming = re.search(r"`(\d\d)` to `11` are being written", text)
         assert coming and int(coming[1]) == last + 1

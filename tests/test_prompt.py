@@ -80,6 +80,21 @@ def test_rules_are_numbered_under_one_heading() -> None:
     assert build_system_prompt(BASIC_TOOLS, ("live_data", "role")).startswith("Rules:\n1. For live data")
 
 
+def test_rules_apart_still_share_one_heading_where_the_first_rule_stands() -> None:
+    """Rules with other parts between them are numbered in one block, in the order given."""
+    text = build_system_prompt(BASIC_TOOLS, ("role", "live_data", "format", "one_action"))
+    assert text == "\n\n".join([PARTS["role"], f"Rules:\n1. {PARTS['live_data']}\n2. {PARTS['one_action']}",
+                                build_system_prompt(BASIC_TOOLS, ["format"])])
+    assert build_system_prompt(BASIC_TOOLS, ("role", "format")).count("Rules:") == 0
+
+
+def test_parts_are_read_once_and_left_unchanged() -> None:
+    """A generator of names works; a list of names is not changed."""
+    names = ["role", "one_action", "format", "live_data"]
+    assert build_system_prompt(BASIC_TOOLS, iter(names)) == build_system_prompt(BASIC_TOOLS, names)
+    assert names == ["role", "one_action", "format", "live_data"]
+
+
 def test_required_phrases_verbatim() -> None:
     """The exact sentences the course quotes."""
     text = build_system_prompt(BASIC_TOOLS)

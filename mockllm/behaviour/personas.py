@@ -182,8 +182,8 @@ def entry_state(entry: Entry, conv: "Conversation", seed: int,
 
 
 def personas() -> dict[str, str]:
-    """Persona name -> a one-line description naming its quirks."""
-    return {name: f"{p.description} Quirks: {', '.join(e.quirk for e in p.entries)}."
+    """Persona name -> a one-line description naming its quirks (each once)."""
+    return {name: f"{p.description} Quirks: {', '.join(dict.fromkeys(e.quirk for e in p.entries))}."
             for name, p in PERSONAS.items()}
 
 

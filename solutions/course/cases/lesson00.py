@@ -77,10 +77,15 @@ ASK_CASES = (
           "ask(MockLLM.from_script(['Hello! How can I help?']), 'Hi!')",
           lambda v: v == "Hello! How can I help?", "'Hello! How can I help?' (the reply text)",
           "return response.choices[0].message.content, the text itself"),
+    _case(_echo(QUESTION), f"ask(EchoClient(), {QUESTION!r})",
+          lambda v: _sent(v).get("messages", [{}])[-1].get("content") == QUESTION,
+          "the user message's content is the question, unchanged",
+          "send the question as it is, with no 'Question:' prefix (the agent adds one in lesson 04)"),
     _case(_echo("Hi!"), "ask(EchoClient(), 'Hi!')",
           lambda v: _sent(v).get("messages") == [{"role": "user", "content": "Hi!"}],
           "messages == [{'role': 'user', 'content': 'Hi!'}]",
-          "with no system, send exactly one message: the user's question"),
+          "with no system, send exactly one message, the user's question, in a list made "
+          "afresh on every call (a list kept between calls still holds the earlier questions)"),
     _case(_echo("Hi!", system=SYSTEM), f"ask(EchoClient(), 'Hi!', system={SYSTEM!r})",
           lambda v: _sent(v).get("messages") == [{"role": "system", "content": SYSTEM},
                                                  {"role": "user", "content": "Hi!"}],
@@ -95,10 +100,6 @@ ASK_CASES = (
           lambda v: [m.get("role") for m in _sent(v).get("messages", [])] == ["user"],
           "no system message when system is None",
           "add the system message only when system is not None"),
-    _case(_echo(QUESTION), f"ask(EchoClient(), {QUESTION!r})",
-          lambda v: _sent(v).get("messages", [{}])[-1].get("content") == QUESTION,
-          "the user message's content is the question, unchanged",
-          "send the question as it is, with no 'Question:' prefix (the agent adds one in lesson 04)"),
     _case(_echo("Hi!"), "ask(EchoClient(), 'Hi!')",
           lambda v: _sent(v).get("model") == "mock-react", "model='mock-react' by default",
           "pass model=model to create(); its default is 'mock-react'"),
@@ -107,7 +108,8 @@ ASK_CASES = (
           "pass the model argument on to create(), do not hard-code it"),
     _case(_echo("Hi!"), "ask(EchoClient(), 'Hi!')",
           lambda v: _sent(v).get("call") == 1, "exactly one create() call",
-          "call client.chat.completions.create once per question"),
+          "call client.chat.completions.create once per question, and return that response's "
+          "text (each call is a request, billed and answered anew)"),
     _case(_scripted(["First reply.", "Second reply."]),
           "ask(MockLLM.from_script(['First reply.', 'Second reply.']), 'Hi!')",
           lambda v: v == "First reply.", "'First reply.' (one call, its reply)",
@@ -122,12 +124,16 @@ ASK_CASES = (
           lambda v: isinstance(v, str) and "Paris" in v, "a str mentioning Paris",
           "call client.chat.completions.create(model=model, messages=messages) and return the content"),
     Case(setup=_echo(42), raises=TypeError, match="question", label="ask(EchoClient(), 42)",
-         hint="check isinstance(question, str) first; raise TypeError naming 'question'"),
+         hint="check isinstance(question, str) first; raise TypeError naming 'question' (do "
+              "not convert it with str(): 42 is not a question)"),
     Case(setup=_echo(None), raises=TypeError, match="question", label="ask(EchoClient(), None)",
          hint="a missing question is an error too: TypeError, not a request with content None"),
 )
 
 ASK_CAUSES = (
+    Cause(lambda exc: type(exc).__name__ == "ScriptExhaustedError", "asks the scripted client for "
+          "more replies than it holds: call client.chat.completions.create once per question and "
+          "return that response's text", raised=True),
     Cause(lambda v: hasattr(v, "choices"), "returns the whole response: return "
           "response.choices[0].message.content, the reply text"),
     Cause(lambda v: hasattr(v, "content") and not isinstance(v, str), "returns the message "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from solutions.course.exercises import Case, Exercise, returns
+from solutions.course.exercises import Case, Cause, Exercise, returns
 
 _PARSE = ("call _check_text(expression), then ast.parse(text, mode='eval'), then "
           "_format_number(_evaluate(tree.body)); never eval()")
@@ -20,9 +20,10 @@ def _tree(text: str) -> tuple[tuple, dict]:
     return (ast.parse(text, mode="eval").body,), {}
 
 
-def _walks(text: str, expected: int | float, hint: str = _WALK) -> Case:
-    """A case where `_evaluate(tree of text)` must return the number `expected`."""
-    return Case(setup=lambda: _tree(text), expected=expected, hint=hint,
+def _walks(text: str, expected: int | float, hint: str = _WALK, says: str = "") -> Case:
+    """A case where `_evaluate(tree of text)` must return the number `expected` (`says`: what
+    the report shows as expected, when the number alone would not say what the case is about)."""
+    return Case(setup=lambda: _tree(text), expected=expected, hint=hint, says=says,
                 label=f"_evaluate(<tree of {text!r}>)")
 
 
@@ -37,16 +38,22 @@ EVALUATE_CASES = (
     _walks("(17 + 5) * 3", 66),
     _walks("100 / 8", 12.5, "look the operator's type up in _OPERATORS: ast.Div -> operator.truediv"),
     _walks("7 - 10", -3),
-    _walks("-3 + 5", 2, "unary minus is an ast.UnaryOp whose op is ast.USub: negate its operand"),
-    _walks("+3", 3, "unary plus is an ast.UnaryOp whose op is ast.UAdd: return its operand's value"),
-    _walks("2 ** 10", 1024, "ast.Pow is not in _OPERATORS: compute it with _power(left, right)"),
+    _walks("-3 + 5", 2, "unary minus is an ast.UnaryOp whose op is ast.USub: negate its operand",
+           says="2 (unary minus: an ast.UnaryOp whose op is ast.USub)"),
+    _walks("+3", 3, "unary plus is an ast.UnaryOp whose op is ast.UAdd: return its operand's value",
+           says="3 (unary plus: an ast.UnaryOp whose op is ast.UAdd)"),
+    _walks("2 ** 10", 1024, "ast.Pow is not in _OPERATORS: compute it with _power(left, right)",
+           says="1024 (** is an ast.BinOp whose op is ast.Pow: compute it with _power)"),
     _walks("-2 ** 2", -4, "-2 ** 2 means -(2 ** 2): the UnaryOp's operand is the power"),
     _refuses("1 / 0", "check for a zero divisor and raise ValueError('division by zero')",
              match="division by zero"),
+    _refuses("1 / (2 - 2)", "test the divisor's value once it is evaluated, not its node: (2 - 2) "
+             "is zero too", match="division by zero"),
     _refuses("True", "True is an int to isinstance(): test type(node.value) in (int, float)"),
     _refuses("'abc'", "a string constant is not a number: raise ValueError"),
     _refuses("x + 1", "a name (ast.Name) is not arithmetic: use the message from _FORBIDDEN"),
-    _refuses("abs(-2)", "a call (ast.Call) must be refused, never run"),
+    _refuses("pi * 2", "a name is refused even when it stands for a number: no ast.Name at all"),
+    _refuses("abs(-2)", "a call (ast.Call) must be refused, never run, even of a harmless function"),
     _refuses("(1)(2)", "(1)(2) is a call too, made only of legal characters: refuse ast.Call"),
     _refuses("7 // 2", "only the operators in _OPERATORS (and **) are allowed: refuse // and %, "
              "naming the operator, type(node.op).__name__", match="FloorDiv"),
@@ -58,6 +65,18 @@ EVALUATE_CASES = (
     # Cheap for every solution, yet only a check made before computing refuses it. (The real
     # 2 ** 10 ** 10 would freeze a solution that computes first wherever cases cannot be killed.)
     _refuses("(-1) ** 10 ** 10", _POWER),
+    _refuses("(-8) ** 0.5", "compute ** with _power: it refuses an exponent that is not a whole "
+             "number ((-8) ** 0.5 is a complex number, not arithmetic for this calculator)"),
+)
+
+_EVALUATE_CAUSES = (
+    returns((int, float), "returns something that is not a number: return an int or a float "
+            "(the calculator turns it into text later)"),
+    Cause(lambda exc: isinstance(exc, ValueError) and "UnaryOp" in str(exc), "refuses unary "
+          "minus or plus: handle ast.UnaryOp (ast.USub: negate the operand; ast.UAdd: keep it)",
+          raised=True),
+    Cause(lambda exc: isinstance(exc, ValueError) and "Pow" in str(exc), "refuses **: handle "
+          "an ast.BinOp whose op is ast.Pow with _power(left, right)", raised=True),
 )
 
 
@@ -80,13 +99,17 @@ CALCULATOR_CASES = (
     _ok("1234 + 4321", "5555"),
     _ok("-3 + 5", "2", "unary minus is an ast.UnaryOp with op ast.USub"),
     _ok("+3", "3", "unary plus is an ast.UnaryOp with op ast.UAdd"),
-    _ok("  2 * (3 + 4)  ", "14", "call _check_text first: it strips the spaces around the text"),
+    _ok("  2 * (3 + 4)  ", "14", "parse the text _check_text returns: it strips the spaces "
+        "around the expression"),
     _ok("7 - 10", "-3"),
     _ok("2 ** 10", "1024", "** is allowed, through _power"),
     _ok("0.1 + 0.2", "0.3", "format the result with _format_number (10 significant digits)"),
     _ok("6 / 3", "2", "format the result with _format_number: 2.0 is shown as '2'"),
-    _ok("（１７＋５）×３", "66", "call _check_text first: it turns full-width characters into ASCII"),
-    _bad("1/0", "a zero divisor must raise ValueError with a message the model can read"),
+    _ok("（１７＋５）×３", "66", "parse the text _check_text returns: it turns full-width "
+        "characters into ASCII"),
+    _bad("1/0", "raise the ValueError (let _evaluate's through), do not return an error text: "
+         "a returned text looks like a result; ToolRegistry.run turns what is raised into "
+         "'Error: ...' for the model"),
     _bad("__import__('os')", _TEXT_FIRST),
     _bad("x + 1", _TEXT_FIRST),
     _bad("(1).__class__", _TEXT_FIRST),
@@ -103,6 +126,13 @@ CALCULATOR_CASES = (
     Case(args=("1+" * 5000 + "1",), raises=ValueError,
          label="calculator('1+1+1+...+1')  # 10001 characters",
          hint="call _check_text first: it bounds the length before anything is parsed"),
+    Case(args=(" + ".join(["1"] * 70),), raises=ValueError,
+         label="calculator('1 + 1 + ... + 1')  # 277 characters of plain arithmetic",
+         hint="call _check_text first: it refuses more than MAX_LENGTH (200) characters, "
+              "however harmless they look"),
+    Case(args=("(" * 31 + "1" + ")" * 31,), raises=ValueError,
+         label="calculator('(((...1...)))')  # 31 parentheses deep",
+         hint="call _check_text first: it refuses more than MAX_NESTING (30) parentheses"),
     Case(args=("(-1) ** 10 ** 10",), raises=ValueError, hint=_POWER),
     Case(args=(42,), raises=TypeError, match="string", hint="let _check_text's TypeError through: "
          "an argument that is not text is a TypeError, not a bad expression"),
@@ -111,10 +141,12 @@ CALCULATOR_CASES = (
 EXERCISES = [
     Exercise(name="_evaluate", lesson="01", reference="solutions.tools:_evaluate",
              cases=EVALUATE_CASES, screened=True,
-             causes=(returns((int, float), "returns something that is not a number: return an "
-                             "int or a float (the calculator turns it into text later)"),)),
+             causes=_EVALUATE_CAUSES),
     Exercise(name="calculator", lesson="01", reference="solutions.tools:calculator",
              cases=CALCULATOR_CASES, screened=True,
              causes=(returns(str, "returns something that is not a str: a tool's result goes "
-                             "into the conversation as text, so return _format_number(value)"),)),
+                             "into the conversation as text, so return _format_number(value)"),
+                     Cause(lambda exc: isinstance(exc, ValueError) and str(exc).startswith("Expression"),
+                           "hands _evaluate the whole tree: pass tree.body, the expression the "
+                           "ast.Expression node holds", raised=True))),
 ]

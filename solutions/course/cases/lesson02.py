@@ -99,6 +99,43 @@ def _rules_block(*names: str) -> Callable[[str], bool]:
     return test
 
 
+def _blocks(*blocks: str | tuple[str, ...]) -> Callable[[str], bool]:
+    """Predicate: the prompt is these blocks joined by blank lines; a part name stands for its text
+    (filled for BASIC_TOOLS), a tuple of rule names for one 'Rules:' block numbering them."""
+    def test(prompt: str) -> bool:
+        from solutions.prompt import PARTS
+
+        names = ", ".join(tool.name for tool in _basic())
+        lines = "\n".join(f"- {tool.name}: {tool.description}" for tool in _basic())
+
+        def text(block: str | tuple[str, ...]) -> str:
+            if isinstance(block, tuple):
+                return "\n".join(["Rules:", *(f"{n}. {PARTS[rule]}" for n, rule in enumerate(block, 1))])
+            return PARTS[block].replace("{tools}", lines).replace("{tool_names}", names)
+        return prompt == "\n\n".join(text(block) for block in blocks)
+    return test
+
+
+class _Kept:
+    """A list of part names handed to the function, kept to see afterwards whether it changed."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+        self.given: list[str] = []
+
+    def setup(self) -> tuple[tuple, dict]:
+        """Hand over a fresh list of the names."""
+        self.given = list(self.names)
+        return (_basic(),), {"parts": self.given}
+
+    def unchanged(self, prompt: Any) -> bool:
+        """True when the list still holds the names it was given, in order."""
+        return self.given == list(self.names)
+
+
+_KEPT = _Kept("role", "one_action", "tools", "live_data")
+
+
 def _same_as_reference(prompt: str) -> bool:
     """Predicate: the prompt is the reference's default prompt for BASIC_TOOLS, character for character."""
     from solutions.prompt import build_system_prompt
@@ -153,7 +190,9 @@ PROMPT_CASES = (
          says="neither of the two removed rules, every other rule", hint=_PART_HINT),
     Case(setup=_with(("role", "tools", "format")),
          label="build_system_prompt(BASIC_TOOLS, ('role', 'tools', 'format'))",
-         expect=_rules({"format"}), says="the format section and no other rule", hint=_PART_HINT),
+         expect=lambda p: _rules({"format"})(p) and "Rules:" not in p,
+         says="the format section, no other rule and no 'Rules:' heading",
+         hint="write the 'Rules:' heading only when `parts` names at least one rule"),
     Case(setup=_with(("role", "banana")), label="build_system_prompt(BASIC_TOOLS, ('role', 'banana'))",
          raises=ValueError, hint="check every part name against PARTS and raise ValueError "
          "naming the valid parts"),
@@ -174,7 +213,33 @@ PROMPT_CASES = (
          expect=_rules_block("one_action", "live_data"),
          says="'Rules:', then '1. ' + PARTS['one_action'] and '2. ' + PARTS['live_data'], "
               "one per line",
-         hint="put the rule parts under one 'Rules:' heading, numbered from 1, one per line"),
+         hint="put the rule parts under one 'Rules:' heading, numbered 1, 2, ... in the order "
+              "given (no gaps for the rules left out), one per line"),
+    Case(setup=_with(("role", "format")), label="build_system_prompt(BASIC_TOOLS, ('role', 'format'))",
+         expect=_blocks("role", "format"), says="PARTS['role'], one blank line, the format section",
+         hint="join the blocks with one blank line: '\\n\\n'.join(blocks)"),
+    Case(setup=_with(("live_data", "one_action")),
+         label="build_system_prompt(BASIC_TOOLS, ('live_data', 'one_action'))",
+         expect=_blocks(("live_data", "one_action")),
+         says="'Rules:', then '1. ' + PARTS['live_data'] and '2. ' + PARTS['one_action']: the order given",
+         hint="take the parts in the order of `parts`, not in the order of PARTS or RULES"),
+    Case(setup=_with(("format", "role")), label="build_system_prompt(BASIC_TOOLS, ('format', 'role'))",
+         expect=_blocks("format", "role"), says="the format section first, then the role",
+         hint="take the parts in the order of `parts`, not in the order of PARTS"),
+    Case(setup=_with(("one_action", "role", "live_data")),
+         label="build_system_prompt(BASIC_TOOLS, ('one_action', 'role', 'live_data'))",
+         expect=_blocks(("one_action", "live_data"), "role"),
+         says="one 'Rules:' block numbering both rules, where the first rule stands, then the role",
+         hint="gather every rule under one 'Rules:' heading, even when other parts come between "
+              "them: the block stands where the first rule is"),
+    Case(setup=_with(lambda: (name for name in ("role", "one_action"))),
+         label="build_system_prompt(BASIC_TOOLS, (name for name in ['role', 'one_action']))",
+         expect=_blocks("role", ("one_action",)), says="the role, then a 'Rules:' block with one rule",
+         hint="read `parts` once, names = list(parts), then check and use `names`: a generator "
+              "is empty the second time it is read"),
+    Case(setup=_KEPT.setup, label=f"build_system_prompt(BASIC_TOOLS, parts := {list(_KEPT.names)})",
+         expect=_KEPT.unchanged, says=f"afterwards, parts is still {list(_KEPT.names)}",
+         hint="leave the caller's list as it is: work on your own copy, names = list(parts)"),
     Case(setup=_with(("tools",), tools=_empty), label="build_system_prompt(ToolRegistry(), ('tools',))",
          expected="You have access to the following tools:\n- (no tools)",
          hint="with no tools, the tool list is the single line '- (no tools)'"),
