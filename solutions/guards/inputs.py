@@ -124,7 +124,7 @@ def strip_comments(text: str) -> str:
 
 def _block(body: list[str]) -> list[str]:
     """The input's lines: up to the first blank line, and before a line that talks about the step."""
-    lines = [body[0], *body[1:]] if body[0].strip() else body[1:]
+    lines = body if body[0].strip() else body[1:]  # an input may start on the line below
     lines = lines[:next((i for i, line in enumerate(lines) if not line.strip()), len(lines))]
     talk = next((i for i, line in enumerate(lines) if i and _TALK.match(line)), len(lines))
     return lines[:talk] or [""]
