@@ -17,7 +17,8 @@ solution uses (a helper it calls, a constant it reads) is code the learner must 
 and its lines count as code lines read.
 
 A part headed `## Going further...` (up to the next level-2 heading) is optional: it is counted
-apart, as `optional` minutes, and not in the lesson's time. Each lesson states its time in its
+apart, as `optional` minutes, and not in the lesson's time; but a collapsed definition that an
+exercise needs counts in the lesson's time wherever it sits. Each lesson states its time in its
 first cell, in the line `TIME_LINE` writes; `--write` rewrites that line in the solved notebooks
 (run `make lessons` afterwards), and tests/test_lesson_time.py checks it against the estimate.
 `--check` exits with status 1 when a lesson falls outside LESSON_MINUTES; the course promises 20
@@ -173,9 +174,9 @@ def estimate(lesson: Path, solved: Path) -> Estimate:
             continue
         if cell.metadata.get("jupyter", {}).get("source_hidden"):
             part[2] += 1
-            needed = lines_needed(cell.source, used)
-            part[1] += needed
-            part[5] += needed
+            needed = lines_needed(cell.source, used)  # read for the exercise, in whichever part
+            parts[False][1] += needed
+            parts[False][5] += needed
         else:
             part[1] += lines_of(cell.source)
         if "exercise" in cell.metadata:

@@ -109,3 +109,16 @@ def test_a_going_further_part_is_counted_apart_and_stated(tmp_path: Path) -> Non
     assert lesson_time.write_times(root) == [root / "solutions" / "00_x.ipynb"]
     assert lesson_time.stated_time(root / "solutions" / "00_x.ipynb") == lesson_time.time_line(row)
     assert lesson_time.write_times(root, only=("01",)) == []
+
+
+def test_a_helper_the_exercise_needs_counts_even_in_a_going_further_part(tmp_path: Path) -> None:
+    v4 = nbformat.v4
+    cells = [
+        v4.new_markdown_cell("# Lesson 00 — X"),
+        v4.new_code_cell("def solve(x):\n    return helper(x)", metadata={"exercise": {"inject": [], "minutes": 1}}),
+        v4.new_markdown_cell("## Going further: the helper's code"),
+        v4.new_code_cell("def helper(x):\n    return x + 1", metadata={"jupyter": {"source_hidden": True}}),
+    ]
+    row = lesson_time.estimates(_pair(tmp_path, cells, {}))[0]
+    assert row.read_lines == 2 and row.code_lines == 2 + 2
+    assert row.optional is not None and row.optional.read_lines == 0 and row.optional.collapsed_cells == 1
