@@ -7,11 +7,7 @@ module, so the repository's files and the learner's workspace/ are never touched
 from __future__ import annotations
 
 import json
-import os
-import secrets
 import shutil
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -20,7 +16,7 @@ from typing import Iterator
 import pytest
 
 from solutions.course.lab import OPEN_AT, in_workspace, lab_arguments
-from tests.servers import free_port, stop, wait_until_up
+from tests.servers import jupyterlab
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = ("solutions/parsing.py", "solutions/03_parsing.ipynb", "lessons/03_parsing.ipynb",
@@ -45,25 +41,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Pa
         source = ROOT / (name if not name.startswith("workspace/") else "lessons/03_parsing.ipynb")
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, root / name)
-    token, port = secrets.token_hex(16), free_port()
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
-               JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
-               PYTHONPATH=str(ROOT))
-    command = [sys.executable, "-m", "solutions.course.lab", "--no-browser", "--ip=127.0.0.1",
-               f"--port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
-               f"--ServerApp.root_dir={root}"]  # after the course's own root: this one wins
-    if os.geteuid() == 0:
-        command.append("--allow-root")
-    log = home / "lab.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(f"{base}/api/status?token={token}", process, log)
+    with jupyterlab("solutions.course.lab", home, root) as (base, token):  # its root replaces the repository
         yield base, token, root
-    finally:
-        stop(process, base, token)
 
 
 def call(lab: tuple[str, str, Path], method: str, path: str, body: dict | None = None) -> tuple[int, dict]:

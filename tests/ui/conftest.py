@@ -8,16 +8,13 @@ fails. Without Chromium or Playwright the tests fail and say how to install them
 from __future__ import annotations
 
 import os
-import secrets
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from tests.servers import free_port, stop, wait_until_up
+from tests.servers import jupyterlab
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -54,27 +51,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory, chromium: Path) -> Iterator[tu
         path = home / "settings" / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(value)
-    token, port = secrets.token_hex(16), free_port()
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
-               JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
-               JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
-               PYTHONPATH=str(ROOT))
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-               "--ServerApp.port_retries=0", "--LabApp.news_url=", "--LabApp.check_for_updates_class="
-               "jupyterlab.NeverCheckForUpdate"]
-    if os.geteuid() == 0:
-        command.append("--allow-root")
-    log = home / "lab.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(f"{base}/api/status?token={token}", process, log)
-        yield base, token
-    finally:
-        stop(process, base, token)
+    with jupyterlab("jupyterlab", home, root, "--LabApp.news_url=",
+                    "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate") as served:
+        yield served
 
 
 def playwright_api() -> object:
