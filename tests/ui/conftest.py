@@ -52,7 +52,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory, chromium: Path) -> Iterator[tu
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(value)
     with jupyterlab("jupyterlab", home, root, "--LabApp.news_url=",
-                    "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate") as served:
+                    "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+                    "--LabApp.expose_app_in_browser=True") as served:  # window.jupyterapp, read by the tests
         yield served
 
 

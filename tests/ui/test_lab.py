@@ -22,28 +22,53 @@ FIFTY = "What is today's date, and what date is it 50 days from now?"  # as in t
 pytestmark = pytest.mark.allow_hosts(["127.0.0.1"])  # the browser and JupyterLab, on loopback only
 
 
-def menu(page, title: str, command: str) -> None:
-    """Choose the item of command `command` in the menu `title` of JupyterLab's menu bar."""
-    page.locator(".lm-MenuBar-item", has_text=title).first.click()
-    page.locator(f".lm-Menu-item[data-command='{command}']").click()
+KERNEL_STATUS = """() => {
+    const panel = window.jupyterapp.shell.currentWidget;
+    const kernel = panel && panel.sessionContext && panel.sessionContext.session
+        && panel.sessionContext.session.kernel;
+    return kernel ? kernel.status : 'none';
+}"""
+NOT_RUN = """() => {
+    const model = window.jupyterapp.shell.currentWidget.content.model;
+    const left = [];
+    for (let i = 0; i < model.cells.length; i++) {
+        const cell = model.cells.get(i);
+        if (cell.type === 'code' && cell.executionCount === null) {
+            left.push(`cell ${i}: ${cell.sharedModel.getSource().split('\\n')[0].slice(0, 80)}`);
+        }
+    }
+    return left;
+}"""
 
 
-def open_and_run_all(page, lab: tuple[str, str], name: str):
-    """Open notebook `name`, clear its outputs, run all its cells, wait for the last; return its panel."""
+def wait_or_fail(page, condition: str, what: str, name: str, screenshots: Path) -> None:
+    """Wait until the JavaScript `condition` holds; else save a screenshot and fail saying which
+    code cells of the notebook have not run."""
+    try:
+        page.wait_for_function(condition, timeout=CELL_MS)
+    except Exception as error:  # Playwright's TimeoutError, or the page gone
+        picture = screenshots / f"stuck-{name.removesuffix('.ipynb')}.png"
+        page.screenshot(path=str(picture))
+        left = page.evaluate(NOT_RUN) if page.evaluate(KERNEL_STATUS) != "none" else ["(no kernel)"]
+        pytest.fail(f"{name}: {what} within {CELL_MS // 1000} s ({type(error).__name__}); kernel "
+                    f"{page.evaluate(KERNEL_STATUS)}; code cells not run: {left[:10]}; screenshot "
+                    f"{picture}", pytrace=False)
+
+
+def open_and_run_all(page, lab: tuple[str, str], name: str, screenshots: Path):
+    """Open notebook `name`, clear its outputs, run all its cells; return its panel once the
+    kernel is idle and every code cell has an execution count in the notebook's model (read from
+    JupyterLab's own model, not from prompts, which a page may not render while out of view)."""
     base, token = lab
     # `reset`: a layout of its own, without the tabs an earlier test left open.
     page.goto(f"{base}/lab/tree/{name}?reset&token={token}", timeout=CELL_MS)
     panel = page.locator(PANEL)
     panel.locator(".jp-CodeCell").first.wait_for(timeout=CELL_MS)
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=CELL_MS)
-    menu(page, "Edit", "editmenu:clear-all")  # the stored outputs and numbers go
-    menu(page, "Run", "runmenu:run-all")
-    # Every code cell gets its number once it has run; "[*]" or "[ ]" means not yet.
-    page.wait_for_function(
-        """panel => {
-            const prompts = [...document.querySelectorAll(panel + ' .jp-CodeCell .jp-InputPrompt')];
-            return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
-        }""", arg=PANEL, timeout=CELL_MS)
+    wait_or_fail(page, f"() => ({KERNEL_STATUS})() === 'idle'", "the kernel was not idle", name, screenshots)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    wait_or_fail(page, f"() => ({NOT_RUN})().length === 0 && ({KERNEL_STATUS})() === 'idle'",
+                 "not every code cell ran", name, screenshots)
     errors = panel.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert errors.count() == 0, f"a cell of {name} failed: {errors.first.inner_text()[:2000]}"
     return panel
@@ -52,7 +77,7 @@ def open_and_run_all(page, lab: tuple[str, str], name: str):
 def test_the_trace_viewer_steps_forward_in_lesson_00(page, lab, expect, screenshots: Path) -> None:
     trace = run_agent(RUN, MockLLM(persona="diligent", seed=0), world_tools(), max_steps=5)
     actions, count = [step.action for step in trace.steps], len(trace.steps)
-    viewer = open_and_run_all(page, lab, "00_welcome.ipynb").locator(".react-trace-viewer")
+    viewer = open_and_run_all(page, lab, "00_welcome.ipynb", screenshots).locator(".react-trace-viewer")
     expect(viewer).to_have_count(1, timeout=CELL_MS)
     shown = viewer.locator(".react-trace-step")
     # The notebook's own cell pressed Next once: step 2, the weather call, sent four messages.
@@ -73,7 +98,7 @@ def test_the_playground_runs_another_persona(page, lab, expect, screenshots: Pat
     expected.persona.value = "looper"
     expected.run.click()
     line = expected.output.outputs[0]["text"].strip()
-    playground = open_and_run_all(page, lab, "widgets.ipynb").locator(".react-playground")
+    playground = open_and_run_all(page, lab, "widgets.ipynb", screenshots).locator(".react-playground")
     expect(playground).to_contain_text("diligent · run_agent")  # the notebook's own run
     playground.locator("select").select_option("looper")
     playground.locator("button", has_text="Run").click()
@@ -89,7 +114,7 @@ def test_the_playground_runs_another_persona(page, lab, expect, screenshots: Pat
 
 
 def test_approve_runs_the_waiting_call_and_deny_does_not(page, lab, expect, screenshots: Path) -> None:
-    panel = open_and_run_all(page, lab, "widgets.ipynb")
+    panel = open_and_run_all(page, lab, "widgets.ipynb", screenshots)
     for kind, decision, picture in (("to-approve", "Approve", "approved"), ("to-deny", "Deny", "denied")):
         buttons = panel.locator(f".{kind}")
         expect(buttons).to_contain_text("Waiting for approval: delete_orders")
