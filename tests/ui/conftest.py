@@ -41,18 +41,21 @@ def chromium() -> Path:
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory: pytest.TempPathFactory, chromium: Path) -> Iterator[tuple[str, str]]:
-    """(base URL, token) of a JupyterLab serving copies of NOTEBOOKS; stopped at the end."""
+    """(base URL, token) of the course's JupyterLab (`make lab`: solutions.course.lab) over a copy
+    of the repository's layout: NOTEBOOKS in workspace/, the reference package in solutions/;
+    stopped at the end."""
     home = tmp_path_factory.mktemp("lab")
     root = home / "root"
-    root.mkdir()
+    (root / "workspace").mkdir(parents=True)
     for name, source in NOTEBOOKS.items():
-        shutil.copyfile(source, root / name)
+        shutil.copyfile(source, root / "workspace" / name)
+    shutil.copytree(ROOT / "solutions", root / "solutions",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.ipynb"))
     for plugin, value in SETTINGS.items():
         path = home / "settings" / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(value)
-    with jupyterlab("jupyterlab", home, root, "--LabApp.news_url=",
-                    "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    with jupyterlab("solutions.course.lab", home, root,
                     "--LabApp.expose_app_in_browser=True") as served:  # window.jupyterapp, read by the tests
         yield served
 

@@ -56,12 +56,12 @@ def wait_or_fail(page, condition: str, what: str, name: str, screenshots: Path) 
 
 
 def open_and_run_all(page, lab: tuple[str, str], name: str, screenshots: Path):
-    """Open notebook `name`, clear its outputs, run all its cells; return its panel once the
+    """Open notebook `name` of workspace/, clear its outputs, run all its cells; return its panel once the
     kernel is idle and every code cell has an execution count in the notebook's model (read from
     JupyterLab's own model, not from prompts, which a page may not render while out of view)."""
     base, token = lab
     # `reset`: a layout of its own, without the tabs an earlier test left open.
-    page.goto(f"{base}/lab/tree/{name}?reset&token={token}", timeout=CELL_MS)
+    page.goto(f"{base}/lab/tree/workspace/{name}?reset&token={token}", timeout=CELL_MS)
     panel = page.locator(PANEL)
     panel.locator(".jp-CodeCell").first.wait_for(timeout=CELL_MS)
     wait_or_fail(page, f"() => ({KERNEL_STATUS})() === 'idle'", "the kernel was not idle", name, screenshots)
@@ -128,3 +128,17 @@ def test_approve_runs_the_waiting_call_and_deny_does_not(page, lab, expect, scre
     expect(panel.locator(".to-approve")).to_contain_text("Deleted")
     expect(panel.locator(".to-deny")).to_contain_text("Not run: delete_orders needs approval")
     expect(panel.locator(".to-approve")).not_to_contain_text("Not run: delete_orders")
+
+
+def test_a_lesson_opens_its_reference_module_read_only(page, lab, expect, screenshots: Path) -> None:
+    base, token = lab
+    page.goto(f"{base}/lab/tree/workspace/00_welcome.ipynb?reset&token={token}", timeout=CELL_MS)
+    link = page.locator(PANEL).locator(".jp-RenderedMarkdown a[href*='solutions/chat.py']").first
+    link.scroll_into_view_if_needed(timeout=CELL_MS)
+    link.click()
+    editor = page.locator(".jp-FileEditor:not(.lm-mod-hidden)")
+    expect(editor).to_contain_text("def ask(", timeout=CELL_MS)
+    opened = page.evaluate("() => { const c = window.jupyterapp.shell.currentWidget.context;"
+                           " return [c.path, c.contentsModel.writable]; }")
+    assert opened == ["solutions/chat.py", False]
+    page.screenshot(path=str(screenshots / "reference-module.png"))
