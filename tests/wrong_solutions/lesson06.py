@@ -24,6 +24,20 @@ def _problems(errors: list, tool: Any) -> str | None:
     return "; ".join(describe_error(error, tool) for error in errors) or None
 
 
+def _loads_twice(text: str) -> Any:
+    """json.loads, and again when it gives a str (arguments encoded twice)."""
+    value = json.loads(text)
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _schema_checked(tool: Any, value: Any) -> tuple[dict, str | None]:
+    """The exercise's checks of a decoded value, right: an object that fits the closed schema."""
+    if not isinstance(value, dict):
+        return {}, f"the arguments of {tool.name} must be a JSON object"
+    problems = _problems(list(schema_validator(tool.parameters).iter_errors(value)), tool)
+    return ({}, f"invalid arguments for {tool.name}: {problems}") if problems else (value, None)
+
+
 # ---------------------------------------------------------------- validate_arguments
 
 @CATALOGUE.wrong("validate_arguments", fault="reports only the first schema error",
@@ -109,8 +123,7 @@ def array_read_in_order(tool, arguments):
         return {}, f"the arguments of {tool.name} are not valid JSON ({exc})"
     if isinstance(value, list):  # a model that sent the values only: match them to the names
         value = dict(zip(tool.arguments, value))
-    problems = _problems(list(schema_validator(tool.parameters).iter_errors(value)), tool)
-    return ({}, f"invalid arguments for {tool.name}: {problems}") if problems else (value, None)
+    return _schema_checked(tool, value)
 
 
 @CATALOGUE.wrong("validate_arguments", fault="json.loads(text) or {}: null (or 0, false, []) passes as no arguments",
@@ -122,8 +135,7 @@ def null_as_no_arguments(tool, arguments):
             value = json.loads(value) or {}
     except ValueError as exc:
         return {}, f"the arguments of {tool.name} are not valid JSON ({exc})"
-    problems = _problems(list(schema_validator(tool.parameters).iter_errors(value)), tool)
-    return ({}, f"invalid arguments for {tool.name}: {problems}") if problems else (value, None)
+    return _schema_checked(tool, value)
 
 
 @CATALOGUE.wrong("validate_arguments", fault="closes the schema by changing tool.parameters in place",
@@ -202,8 +214,7 @@ def decodes_once(tool, arguments):
         return {}, f"the arguments are not valid JSON: {exc}"
     if not isinstance(value, dict):
         return {}, "the arguments must be a JSON object"
-    problems = _problems(list(schema_validator(tool.parameters).iter_errors(value)), tool)
-    return ({}, f"invalid arguments for {tool.name}: {problems}") if problems else (value, None)
+    return _schema_checked(tool, value)
 
 
 @CATALOGUE.wrong("validate_arguments", fault="returns the JSON text instead of the decoded dict",
@@ -234,6 +245,49 @@ def arguments_with_the_problem(tool, arguments):
     if problem is not None:
         return {}, f"the arguments of {tool.name} {problem}"
     return value, _problems(list(schema_validator(tool.parameters).iter_errors(value)), tool)
+
+
+@CATALOGUE.wrong("validate_arguments", fault="its own decoder reads \"\" as text that is not JSON",
+                 says="some servers send \"\" as the arguments")
+def empty_text_is_not_json(tool, arguments):
+    try:
+        return _schema_checked(tool, _loads_twice(arguments))
+    except (ValueError, RecursionError) as exc:
+        return {}, f"the arguments of {tool.name} are not valid JSON ({exc})"
+
+
+@CATALOGUE.wrong("validate_arguments", fault="its own decoder catches JSONDecodeError only: deep nesting raises RecursionError",
+                 says="raises RecursionError on JSON nested thousands deep")
+def recursion_error_let_out(tool, arguments):
+    try:
+        return _schema_checked(tool, _loads_twice(arguments or "{}"))
+    except json.JSONDecodeError as exc:
+        return {}, f"the arguments of {tool.name} are not valid JSON ({exc.msg})"
+
+
+@CATALOGUE.wrong("validate_arguments", fault="the problems as a list of sentences, not one text",
+                 says="the problem is a list: return one str")
+def problems_as_a_list(tool, arguments):
+    value, problem = decode_arguments(arguments)
+    if problem is not None:
+        return {}, f"the arguments of {tool.name} {problem}"
+    problems = [describe_error(error, tool) for error in schema_validator(tool.parameters).iter_errors(value)]
+    return ({}, problems) if problems else (value, None)
+
+
+_VALIDATORS: dict = {}
+
+
+@CATALOGUE.wrong("validate_arguments", fault="keeps one validator per tool name: a tool of the same name with another schema is checked against the old one",
+                 says="a validator kept from an earlier call (cached by tool.name)")
+def validator_cached_by_name(tool, arguments):
+    value, problem = decode_arguments(arguments)
+    if problem is not None:
+        return {}, f"the arguments of {tool.name} {problem}"
+    if tool.name not in _VALIDATORS:  # building a validator is slow: once per tool
+        _VALIDATORS[tool.name] = schema_validator(tool.parameters)
+    problems = _problems(list(_VALIDATORS[tool.name].iter_errors(value)), tool)
+    return ({}, f"invalid arguments for {tool.name}: {problems}") if problems else (value, None)
 
 
 # ---------------------------------------------------------------- tool_messages
@@ -382,3 +436,54 @@ def a_generator(tool_calls, tools):
 def with_the_name(tool_calls, tools):
     return [{"role": "tool", "tool_call_id": call.id, "name": call.function.name,
              "content": _run(call, tools)} for call in tool_calls]
+
+
+def _message(call: Any, content: str) -> dict:
+    """The tool message that answers `call` with `content`."""
+    return {"role": "tool", "tool_call_id": call.id, "content": content}
+
+
+@CATALOGUE.wrong("tool_messages", fault="takes the calls off the caller's list with pop(0), leaving it empty",
+                 says="it emptied the caller's list (pop)")
+def pops_the_calls(tool_calls, tools):
+    messages = []
+    while tool_calls:
+        call = tool_calls.pop(0)
+        messages.append(_message(call, _run(call, tools)))
+    return messages
+
+
+@CATALOGUE.wrong("tool_messages", fault="rewrites each call's arguments as the decoded JSON, in place",
+                 says="rewrote a call's arguments")
+def rewrites_the_arguments(tool_calls, tools):
+    for call in tool_calls:
+        arguments, problem = decode_arguments(call.function.arguments)
+        if problem is None:  # keep the clean form for the trace
+            call.function.arguments = json.dumps(arguments)
+    return [_message(call, _run(call, tools)) for call in tool_calls]
+
+
+def _reused(results: dict, call: Any, tools: Any) -> str:
+    """The result of `call`, run only when `results` holds none for its tool and arguments."""
+    key = (call.function.name, call.function.arguments)
+    if key not in results:  # the same call again: no need to run it twice
+        results[key] = _run(call, tools)
+    return results[key]
+
+
+_RESULTS: dict = {}
+
+
+@CATALOGUE.wrong("tool_messages", fault="keeps every result by tool and arguments across calls, whatever the registry",
+                 says="a result kept from an earlier call (a cache of results)")
+def results_cached_across_calls(tool_calls, tools):
+    return [_message(call, _reused(_RESULTS, call, tools)) for call in tool_calls]
+
+
+@CATALOGUE.wrong("tool_messages", fault="runs two identical calls of one reply once, and answers both ids with that result",
+                 harmless="every tool of the lesson reads a fixed world, so the second run would give the "
+                          "same text: each id still gets its own message, and the loop and the comparison "
+                          "run the same")
+def identical_calls_run_once(tool_calls, tools):
+    results: dict = {}
+    return [_message(call, _reused(results, call, tools)) for call in tool_calls]

@@ -53,10 +53,17 @@ def _schema_kept(test: Callable[[Any], bool]) -> Callable[[Any], bool]:
     return lambda value: test(value) and SCHEMA_SEEN[1].parameters == SCHEMA_SEEN[0]
 
 
+VALIDATING: list[Any] = []
+"""The tool and the arguments of the validate_arguments case being run (set by its setup)."""
+
+
 def _validate(tool: Callable[[], Any], arguments: str, label: str, test: Callable[[Any], bool],
-              says: str, hint: str) -> Case:
+              says: str, hint: str, shown: str = "") -> Case:
     """A validate_arguments case: the tool is built lazily, the arguments are JSON text."""
-    return Case(setup=lambda: ((tool(), arguments), {}), label=f"validate_arguments({label}, {arguments!r})",
+    def setup() -> tuple[tuple, dict]:
+        VALIDATING[:] = [tool(), arguments]
+        return (VALIDATING[0], arguments), {}
+    return Case(setup=setup, label=f"validate_arguments({label}, {shown or repr(arguments)})",
                 expect=test, says=says, hint=hint)
 
 
@@ -77,6 +84,8 @@ _NESTED = {"where": {"type": "object", "properties": {"city": {"type": "string"}
                                                       "country": {"type": "string"}}}}
 _DATE = {"when": {"type": "string", "format": "date", "description": "a date as YYYY-MM-DD"}}
 _UNIT = {"unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}
+DEEP = '{"where": ' + "[" * 3000 + "]" * 3000 + "}"
+"""Arguments nested deeper than json.loads can read (it raises RecursionError)."""
 VALIDATE_CASES = (
     _validate(_tool("get_weather"), WEATHER, "get_weather", _accepted({"city": "Beijing", "date": "2025-03-15"}),
               "({'city': 'Beijing', 'date': '2025-03-15'}, None)",
@@ -144,6 +153,14 @@ VALIDATE_CASES = (
               "({}, a message naming 'colour'), and tool.parameters as it was",
               "tool.parameters was changed: it is the schema tools.schemas() sends the model with every "
               "request; close a copy, {'additionalProperties': False, **tool.parameters}"),
+    _validate(_tool("get_current_date"), "", "get_current_date", _accepted({}), "({}, None)",
+              "some servers send \"\" as the arguments of a call without any: read it as {}, as "
+              "decode_arguments does (json.loads('') raises)"),
+    _validate(_custom(_NESTED, ("where",)), DEEP, "settings", _refused(),
+              "({}, a message saying the arguments are nested too deeply), not an exception",
+              "JSON nested thousands deep makes json.loads raise RecursionError, which is not a "
+              "ValueError: catch it too (decode_arguments does); validate_arguments never raises",
+              shown=f"<{len(DEEP):,} characters: [[[[...]]]] nested 3,000 deep>"),
     _validate(_tool("get_current_date"), "{}", "get_current_date", _accepted({}), "({}, None)",
               "an empty object is valid for a tool without parameters"),
 )
@@ -155,8 +172,9 @@ def _call(call_id: str, name: str, arguments: str) -> SimpleNamespace:
                            function=SimpleNamespace(name=name, arguments=arguments))
 
 
-def _registry() -> Any:
-    """The world's tools plus `repeat`, which records every call it receives in RAN."""
+def _registry(today: str | None = None) -> Any:
+    """The world's tools plus `repeat`, which records every call it receives in RAN; with `today`,
+    a get_current_date that says that date instead of the world's."""
     from solutions.tools import Tool, ToolRegistry, world_tools
 
     def repeat(word: str, times: int) -> str:
@@ -167,16 +185,32 @@ def _registry() -> Any:
                        {"type": "object", "properties": {"word": {"type": "string"},
                                                          "times": {"type": "integer"}},
                         "required": ["word", "times"]}, repeat)
-    return ToolRegistry([*world_tools(), repeat_tool])
+    tools = [*world_tools(), repeat_tool]
+    if today is not None:
+        clock = tools[0]
+        tools[0] = Tool(clock.name, clock.description, clock.parameters, lambda: today)
+    return ToolRegistry(tools)
 
 
-def _messages(*calls: tuple[str, str, str]) -> Callable[[], tuple[tuple, dict]]:
+GIVEN: list[Any] = []
+"""The tool_calls list the current tool_messages case passes, and what it held (id, name, arguments)."""
+
+
+def _messages(*calls: tuple[str, str, str], today: str | None = None) -> Callable[[], tuple[tuple, dict]]:
     """Setup: tool_messages([calls], the registry), with RAN emptied."""
     def setup() -> tuple[tuple, dict]:
         RAN.clear()
         CALL_IDS[:] = [call[0] for call in calls]
-        return ([_call(*call) for call in calls], _registry()), {}
+        given = [_call(*call) for call in calls]
+        GIVEN[:] = [given, list(calls)]
+        return (given, _registry(today)), {}
     return setup
+
+
+def _calls_kept(value: Any) -> bool:
+    """True when the case's tool_calls list holds the same calls, unchanged, after the call."""
+    given, held = GIVEN
+    return [(call.id, call.function.name, call.function.arguments) for call in given] == held
 
 
 def _mock_calls() -> tuple[tuple, dict]:
@@ -235,6 +269,22 @@ MESSAGE_CASES = (
          says="two tool messages, call_p and call_q, each '2025-03-14'",
          hint="two identical calls are still two calls: every id needs its own tool message, or the "
               "next request is refused (lesson 05's repeat guard belongs in the loop, not here)"),
+    Case(setup=_messages(("call_t", "get_current_date", "{}"), today="2031-07-01"),
+         label="tool_messages([call_t: get_current_date {}], <tools whose get_current_date says 2031-07-01>)",
+         expect=lambda v: _shaped(v, ["call_t"]) and _contents(v) == ["2031-07-01"],
+         says="[{'role': 'tool', 'tool_call_id': 'call_t', 'content': '2031-07-01'}]",
+         hint="run every call on `tools`, the registry given: this one's get_current_date says "
+              "2031-07-01; a result kept from an earlier call (a cache of results) answers from "
+              "another registry, or from a world that has changed since"),
+    Case(setup=_messages(("call_k", "repeat", '{"word":"hi","times":2}'),
+                         ("call_j", "repeat", json.dumps('{"word": "ho", "times": 1}'))),
+         label="tool_messages([call_k: repeat compact JSON, call_j: repeat encoded twice], tools)"
+               "  # the calls are compared afterwards with a copy",
+         expect=lambda v: _shaped(v, ["call_k", "call_j"]) and _calls_kept(v),
+         says="a message for call_k and one for call_j, and the tool_calls list as it was given",
+         hint="tool_messages only reads the calls: it emptied the caller's list (pop) or rewrote "
+              "a call's arguments; run_structured_step reads the same calls again afterwards (the "
+              "trace's calls and their arguments, as sent), so leave them as they are"),
     Case(setup=_messages(("call_x", "get_weather", '{"city": "Beijing"')),
          label="tool_messages([call_x: get_weather '{\"city\": \"Beijing\"'], tools)  # not JSON",
          expect=lambda v: _shaped(v, ["call_x"]) and v[0]["content"].startswith("Error")
@@ -279,10 +329,35 @@ def _pair(value: Any) -> bool:
     return isinstance(value, tuple) and len(value) == 2
 
 
+_CASE_NAMES = {"unit", "count", "where", "city", "country", "when", "date", "days"}
+"""The argument names the validate_arguments cases' schemas use."""
+
+
+def _names_in(schema: Any) -> set[str]:
+    """Every property name of a schema, nested ones included."""
+    if not isinstance(schema, dict):
+        return set()
+    properties = schema.get("properties", {})
+    return set(properties).union(*(_names_in(spec) for spec in properties.values()))
+
+
+def _other_schema(value: Any) -> bool:
+    """True when the problem names, quoted, an argument of another case's schema that neither the
+    current tool's schema nor the current arguments hold."""
+    if not (_pair(value) and isinstance(value[1], str) and VALIDATING):
+        return False
+    tool, arguments = VALIDATING
+    own = _names_in(tool.parameters) | {word for word in _CASE_NAMES if f'"{word}"' in arguments}
+    return any(f"'{name}'" in value[1] for name in _CASE_NAMES - own)
+
+
 VALIDATE_CAUSES = (
     Cause(lambda exc: isinstance(exc, ValueError) and "Expecting" in str(exc),
           "raises on arguments that are not JSON: catch json.JSONDecodeError and "
           "return ({}, 'the arguments are not valid JSON: ...')", raised=True),
+    Cause(lambda exc: isinstance(exc, RecursionError),
+          "raises RecursionError on JSON nested thousands deep: json.loads raises it, not a "
+          "ValueError; catch it too (decode_arguments does) and return ({}, problem)", raised=True),
     Cause(lambda exc: type(exc).__name__ == "ValidationError",
           "raises jsonschema's ValidationError (jsonschema.validate raises at the first error): "
           "collect validator.iter_errors(value) and return ({}, problem) instead", raised=True),
@@ -293,6 +368,14 @@ VALIDATE_CAUSES = (
           "returns something that is not a pair: return (arguments, None) or ({}, problem)"),
     Cause(lambda v: isinstance(v[0], str),
           "returns the JSON text, not the decoded object: return the dict json.loads gave"),
+    Cause(lambda v: isinstance(v[1], (list, tuple)),
+          "the problem is a list: return one str, the model reads text (join the messages, "
+          "'; '.join(...))"),
+    Cause(_other_schema,
+          "the message names an argument this tool's schema does not have: a validator kept from "
+          "an earlier call (cached by tool.name) checked another tool's schema; two tools may share a "
+          "name (lesson 06 makes a stricter get_weather), so build it from this tool.parameters "
+          "(schema_validator(tool.parameters) caches by the schema itself)"),
     Cause(lambda v: v[1] == "",
           "returns '' for no problem: return (arguments, None); None is what says the call may run"),
     Cause(lambda v: isinstance(v[1], str) and v[0] != {},
