@@ -166,19 +166,81 @@ def no_type_check(text, limit=500):
     return text[:limit] + _marker(len(text) - limit, len(text))
 
 
+def _cut(text: str, limit: int) -> str:
+    """The lesson's rule, right: a negative limit refused, a long text cut with its marker."""
+    if limit < 0:
+        raise ValueError(f"limit must be 0 or more, got {limit}")
+    return text if len(text) <= limit else text[:limit] + _marker(len(text) - limit, len(text))
+
+
+@CATALOGUE.wrong("truncate_observation", fault="strips the text first: a short one loses its spaces and last line break",
+                 says="spaces or line breaks at an end were stripped")
+def strips_the_text(text, limit=500):
+    return _cut(text.strip(), limit)  # tools often end their output with a line break
+
+
+@CATALOGUE.wrong("truncate_observation", fault="rstrips the kept part, so that the marker does not follow an empty line",
+                 says="spaces or line breaks at an end were stripped")
+def rstrips_the_kept_part(text, limit=500):
+    cut = _cut(text, limit)
+    return cut if cut == text else text[:limit].rstrip() + cut[limit:]
+
+
+@CATALOGUE.wrong("truncate_observation", fault="does not cut when the marker is longer than what it would cut",
+                 says="the text came back whole although it is longer than `limit`")
+def not_worth_cutting(text, limit=500):
+    cut = _cut(text, limit)
+    return text if len(cut) >= len(text) else cut  # cutting would make it longer
+
+
+@CATALOGUE.wrong("truncate_observation", fault="None read as no limit",
+                 harmless="budgeted_agent switches truncation off for max_observation_chars=None before "
+                          "truncate_observation is called (check_limits, then no truncating_tools), so "
+                          "None never reaches it")
+def none_is_no_limit(text, limit=500):
+    return text if limit is None else _cut(text, limit)
+
+
 # ---------------------------------------------------------------- run_within_budget
 
-@CATALOGUE.wrong("run_within_budget", fault="counts completion tokens only",
-                 says="prompt tokens included")
-def completion_tokens_only(take_step, meter, max_steps, token_budget):
-    steps = []
-    for _ in range(max_steps):
-        if token_budget is not None and meter.completion_tokens >= token_budget:
+def _spent_all(meter, token_budget) -> bool:
+    """The exercise's budget test, right."""
+    return token_budget is not None and meter.total_tokens >= token_budget
+
+
+def _loop(take_step, room, over_budget, answered=lambda step: step.final_answer is not None) -> tuple[list, str]:
+    """The exercise's loop, but for how it tests the steps left (`room(steps)`), the budget
+    (`over_budget(steps)`) and the answer (`answered(step)`), each written as the mistake writes it."""
+    steps: list = []
+    while room(steps):
+        if over_budget(steps):
             return steps, "token_budget"
         steps.append(take_step())
-        if steps[-1].final_answer is not None:
+        if answered(steps[-1]):
             return steps, "answered"
     return steps, "step_limit"
+
+
+def _budget_test(test):
+    """A wrong solution whose only mistake is its budget test, `test(meter, token_budget, steps)`."""
+    def run_within_budget(take_step, meter, max_steps, token_budget):
+        return _loop(take_step, lambda steps: len(steps) < max_steps,
+                     lambda steps: token_budget is not None and test(meter, token_budget, steps))
+    return run_within_budget
+
+
+for _fault, _says, _test in [
+        ("counts completion tokens only", "prompt tokens included",
+         lambda meter, budget, steps: meter.completion_tokens >= budget),
+        ("adds up this run's steps' tokens, not what the meter has spent", "not the tokens of this run's steps",
+         lambda meter, budget, steps: sum(step.tokens for step in steps) >= budget),
+        ("> for >=: a budget spent exactly allows one more call", "use >=, not >",
+         lambda meter, budget, steps: meter.total_tokens > budget),
+        ("stops early, guessing the next call costs as much as the last", "not a guess at the next call",
+         lambda meter, budget, steps: meter.total_tokens + (meter.calls[-1].total_tokens if meter.calls else 0) >= budget),
+        ("a budget per call (the last call's tokens), not per run", "the budget is for the whole run",
+         lambda meter, budget, steps: bool(meter.calls) and meter.calls[-1].total_tokens >= budget)]:
+    CATALOGUE.wrong("run_within_budget", fault=_fault, says=_says)(_budget_test(_test))
 
 
 @CATALOGUE.wrong("run_within_budget", fault="the budget checked once, after the run",
@@ -208,33 +270,6 @@ def checked_after_each_call(take_step, meter, max_steps, token_budget):
     return steps, "step_limit"
 
 
-@CATALOGUE.wrong("run_within_budget", fault="adds up this run's steps' tokens, not what the meter has spent",
-                 says="not the tokens of this run's steps")
-def sums_the_steps(take_step, meter, max_steps, token_budget):
-    steps = []
-    for _ in range(max_steps):
-        spent = sum(step.tokens for step in steps)
-        if token_budget is not None and spent >= token_budget:
-            return steps, "token_budget"
-        steps.append(take_step())
-        if steps[-1].final_answer is not None:
-            return steps, "answered"
-    return steps, "step_limit"
-
-
-@CATALOGUE.wrong("run_within_budget", fault="> for >=: a budget spent exactly allows one more call",
-                 says="use >=, not >")
-def strictly_over(take_step, meter, max_steps, token_budget):
-    steps = []
-    for _ in range(max_steps):
-        if token_budget is not None and meter.total_tokens > token_budget:
-            return steps, "token_budget"
-        steps.append(take_step())
-        if steps[-1].final_answer is not None:
-            return steps, "answered"
-    return steps, "step_limit"
-
-
 @CATALOGUE.wrong("run_within_budget", fault="the budget checked before the answer: an answer paid for is thrown away",
                  says="an answer already paid for")
 def budget_beats_the_answer(take_step, meter, max_steps, token_budget):
@@ -245,33 +280,6 @@ def budget_beats_the_answer(take_step, meter, max_steps, token_budget):
         steps.append(take_step())
         if token_budget is not None and meter.total_tokens >= token_budget:
             return steps, "token_budget"
-        if steps[-1].final_answer is not None:
-            return steps, "answered"
-    return steps, "step_limit"
-
-
-@CATALOGUE.wrong("run_within_budget", fault="stops early, guessing the next call costs as much as the last",
-                 says="not a guess at the next call")
-def forecasts_the_next_call(take_step, meter, max_steps, token_budget):
-    steps = []
-    for _ in range(max_steps):
-        last = meter.calls[-1].total_tokens if meter.calls else 0
-        if token_budget is not None and meter.total_tokens + last >= token_budget:
-            return steps, "token_budget"  # the next call would go over
-        steps.append(take_step())
-        if steps[-1].final_answer is not None:
-            return steps, "answered"
-    return steps, "step_limit"
-
-
-@CATALOGUE.wrong("run_within_budget", fault="a budget per call (the last call's tokens), not per run",
-                 says="the budget is for the whole run")
-def budget_per_call(take_step, meter, max_steps, token_budget):
-    steps = []
-    for _ in range(max_steps):
-        if token_budget is not None and meter.calls and meter.calls[-1].total_tokens >= token_budget:
-            return steps, "token_budget"
-        steps.append(take_step())
         if steps[-1].final_answer is not None:
             return steps, "answered"
     return steps, "step_limit"
@@ -293,14 +301,7 @@ def checked_once_before(take_step, meter, max_steps, token_budget):
 @CATALOGUE.wrong("run_within_budget", fault="off by one: max_steps + 1 steps (stops one call late)",
                  says="stop after max_steps steps")
 def one_step_too_many(take_step, meter, max_steps, token_budget):
-    steps = []
-    while len(steps) <= max_steps:
-        if token_budget is not None and meter.total_tokens >= token_budget:
-            return steps, "token_budget"
-        steps.append(take_step())
-        if steps[-1].final_answer is not None:
-            return steps, "answered"
-    return steps, "step_limit"
+    return _loop(take_step, lambda steps: len(steps) <= max_steps, lambda steps: _spent_all(meter, token_budget))
 
 
 @CATALOGUE.wrong("run_within_budget", fault="a format error not counted as a step (a private cap of 50)",
@@ -339,39 +340,57 @@ def retries_escape(take_step, meter, max_steps, token_budget):
 @CATALOGUE.wrong("run_within_budget", fault="its own stop reason 'budget', which the trace does not know",
                  says="a stop reason the trace does not know")
 def own_stop_reason(take_step, meter, max_steps, token_budget):
-    steps = []
-    for _ in range(max_steps):
-        if token_budget is not None and meter.total_tokens >= token_budget:
-            return steps, "budget"
-        steps.append(take_step())
-        if steps[-1].final_answer is not None:
-            return steps, "answered"
-    return steps, "max_steps"
+    steps, reason = _loop(take_step, lambda steps: len(steps) < max_steps, lambda steps: _spent_all(meter, token_budget))
+    return steps, {"token_budget": "budget", "step_limit": "max_steps"}.get(reason, reason)
 
 
 @CATALOGUE.wrong("run_within_budget", fault="`if token_budget and ...`: a budget of 0 taken as no budget",
                  harmless="budgeted_agent refuses a token_budget under 1 before the loop starts "
                           "(check_limits), so no cell of the course passes 0")
 def zero_budget_is_none(take_step, meter, max_steps, token_budget):
-    steps = []
-    for _ in range(max_steps):
-        if token_budget and meter.total_tokens >= token_budget:
-            return steps, "token_budget"
-        steps.append(take_step())
-        if steps[-1].final_answer is not None:
-            return steps, "answered"
-    return steps, "step_limit"
+    return _loop(take_step, lambda steps: len(steps) < max_steps,
+                 lambda steps: bool(token_budget) and meter.total_tokens >= token_budget)
 
 
 @CATALOGUE.wrong("run_within_budget", fault="`if step.final_answer:` tests the answer's truth, not None",
                  harmless="an empty Final Answer is a format error (parse_step returns an error, not ''), "
                           "so no step of the lesson has '' as its final answer")
 def truthy_answer(take_step, meter, max_steps, token_budget):
-    steps = []
-    for _ in range(max_steps):
-        if token_budget is not None and meter.total_tokens >= token_budget:
-            return steps, "token_budget"
-        steps.append(take_step())
-        if steps[-1].final_answer:
-            return steps, "answered"
-    return steps, "step_limit"
+    return _loop(take_step, lambda steps: len(steps) < max_steps, lambda steps: _spent_all(meter, token_budget),
+                 answered=lambda step: bool(step.final_answer))
+
+
+def _tests_after_the_step(*, limit_first: bool):
+    """A loop that takes a step, then tests the step limit and the answer (in the order given)."""
+    def run_within_budget(take_step, meter, max_steps, token_budget):
+        steps = []
+        while not _spent_all(meter, token_budget):
+            steps.append(take_step())
+            ended = {"step_limit": len(steps) >= max_steps, "answered": steps[-1].final_answer is not None}
+            for reason in ("step_limit", "answered") if limit_first else ("answered", "step_limit"):
+                if ended[reason]:
+                    return steps, reason
+        return steps, "token_budget"
+    return run_within_budget
+
+
+CATALOGUE.wrong("run_within_budget", fault="tests the step limit before the answer: an answer on the last step is a step limit",
+                says="test for the final answer before the step limit")(_tests_after_the_step(limit_first=True))
+CATALOGUE.wrong("run_within_budget", fault="tests the step limit after each step: max_steps=0 still takes one",
+                says="max_steps=0 allows no step")(_tests_after_the_step(limit_first=False))
+
+
+@CATALOGUE.wrong("run_within_budget", fault="counts the meter's calls as the run's steps",
+                 says="max_steps counts this run's steps (len(steps)), not the meter's calls")
+def meter_calls_as_steps(take_step, meter, max_steps, token_budget):
+    return _loop(take_step, lambda steps: len(meter.calls) < max_steps,
+                 lambda steps: _spent_all(meter, token_budget))
+
+
+@CATALOGUE.wrong("run_within_budget", fault="reads the meter once, then adds each step's tokens to it",
+                 harmless="each step makes one call through the meter, and step.tokens is that call's "
+                          "usage, so the running sum is meter.total_tokens at every check")
+def meter_read_once(take_step, meter, max_steps, token_budget):
+    before = meter.total_tokens
+    return _loop(take_step, lambda steps: len(steps) < max_steps, lambda steps: token_budget is not None
+                 and before + sum(step.tokens for step in steps) >= token_budget)

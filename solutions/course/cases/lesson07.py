@@ -55,6 +55,16 @@ def _unchanged(value: Any) -> bool:
     return bool(CUT) and value == CUT[0]
 
 
+def _stripped(value: Any) -> bool:
+    """True when what the value keeps of the case's text is that part with white space stripped off."""
+    if not (isinstance(value, str) and CUT):
+        return False
+    found = _MARKER.search(value)
+    kept = value[:found.start()] if found else value
+    whole = CUT[0][:len(CUT[0]) - int(found.group(1).replace(",", ""))] if found else CUT[0]
+    return kept != whole and kept in (whole.strip(), whole.rstrip())
+
+
 def _miscounted(value: Any) -> bool:
     """True when the marker's numbers disagree with the text kept before it."""
     found = _MARKER.search(value) if isinstance(value, str) else None
@@ -100,6 +110,12 @@ TRUNCATE_CASES = (
                "count characters, len(text), not bytes: 600 characters, 100 cut"),
     _truncates("a\nb\nc\nd", 3, "truncate_observation('a\\nb\\nc\\nd', 3)",
                "keep the first `limit` characters as they are, line breaks included"),
+    _truncates("  id | status\n  A1004 | paid\n", 500, "truncate_observation('  id | status\\n  A1004 | paid\\n', 500)",
+               "a text of at most `limit` characters comes back exactly as it is, its spaces and its "
+               "last line break included: do not strip() it (nor the kept part of a long one)"),
+    _truncates("a\nb\nc\nd", 4, "truncate_observation('a\\nb\\nc\\nd', 4)",
+               "keep text[:limit] exactly, a line break at its end included ('a\\nb\\n'): do not "
+               "rstrip() the kept part, or the marker's count no longer adds up"),
     _truncates("abc", 0, "truncate_observation('abc', 0)",
                "0 is a limit too: keep no characters and add the marker; test len(text) <= limit, "
                "not `not limit` (0 is falsy)"),
@@ -108,6 +124,8 @@ TRUNCATE_CASES = (
 )
 TRUNCATE_CAUSES = (
     returns(str, "returns something that is not a str: return the text, cut or not"),
+    Cause(_stripped, "spaces or line breaks at an end were stripped: keep the text as it is "
+          "(text[:limit], no strip() or rstrip()), so that what is kept is exactly what the tool said"),
     Cause(_unchanged, "the text came back whole although it is longer than `limit`: compare "
           "len(text) with the `limit` argument (not a fixed 500; and 0 is a limit too)"),
     Cause(_counts_bytes, "counts bytes: count characters, len(text), not bytes (text.encode()); "
@@ -243,6 +261,15 @@ BUDGET_CASES = (
     _budget_case(5, 2, 220, 2, "step_limit",
                  "the two steps of max_steps are taken (220 tokens, the whole budget) and no call is "
                  "left: that is 'step_limit'; the budget is checked before a call, not after one"),
+    _budget_case(2, 3, None, 3, "answered",
+                 "the third step, the last one max_steps allows, answered: that is 'answered', and "
+                 "budgeted_agent keeps its answer; test for the final answer before the step limit"),
+    _budget_case(5, 0, None, 0, "step_limit",
+                 "max_steps=0 allows no step (a run that resumes with no steps left: lesson 09 "
+                 "passes max_steps - len(steps)): test the limit before each call, not after one"),
+    _budget_case(5, 3, None, 3, "step_limit",
+                 "max_steps counts this run's steps (len(steps)), not the meter's calls: the meter "
+                 "also holds the calls made before this run (a run that resumes)", spent_before=3),
     _budget_case(0, 3, None, 3, "step_limit",
                  "a step that ends in a format error is a step too: count every take_step() toward "
                  "max_steps, retries included", replies=[PROSE]),
