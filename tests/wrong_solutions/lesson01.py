@@ -9,6 +9,7 @@ import ast
 import math
 import operator
 import re
+import unicodedata
 
 from solutions.tools import (_FORBIDDEN, _FULL_WIDTH, _OPERATORS, _bounded, _check_text,
                              _evaluate as reference_evaluate, _format_number, _power)
@@ -48,16 +49,17 @@ def allow_list_then_eval(node):
 
 def _evaluate_with(node, *, number=None, minus=True, plus=True, power=_power, divisor=True,
                    divisor_node=False, results=True, constants=True, operators=_OPERATORS,
-                   other=None):
+                   other=None, bound=_bounded, zero=lambda value: value == 0):
     """The exercise's walk, steps 1 to 5, with the one step a wrong solution gets wrong changed
     by a keyword (each wrong solution below says which)."""
     def again(child):
         return _evaluate_with(child, number=number, minus=minus, plus=plus, power=power,
                               divisor=divisor, divisor_node=divisor_node, results=results,
-                              constants=constants, operators=operators, other=other)
+                              constants=constants, operators=operators, other=other, bound=bound,
+                              zero=zero)
     is_number = number or (lambda value: type(value) in (int, float))
     if isinstance(node, ast.Constant) and is_number(node.value):
-        return _bounded(node.value) if constants else node.value
+        return bound(node.value) if constants else node.value
     if minus and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return -again(node.operand)
     if plus and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.UAdd):
@@ -69,10 +71,10 @@ def _evaluate_with(node, *, number=None, minus=True, plus=True, power=_power, di
                 and node.right.value == 0:
             raise ValueError("division by zero")
         left, right = again(node.left), again(node.right)
-        if divisor and not divisor_node and isinstance(node.op, ast.Div) and right == 0:
+        if divisor and not divisor_node and isinstance(node.op, ast.Div) and zero(right):
             raise ValueError("division by zero")
         value = operators[type(node.op)](left, right)
-        return _bounded(value) if results else value
+        return bound(value) if results else value
     return other(node, again) if other is not None else _refuse(node)
 
 
@@ -176,6 +178,84 @@ def _forbidden_only(node, again):
                  "other node fall through, returning None", says="returned None")
 def block_list(node):
     return _evaluate_with(node, other=_forbidden_only)
+
+
+@CATALOGUE.wrong("_evaluate", fault="tests isinstance(node, ast.Num), as old tutorials do: complex "
+                 "numbers pass as numbers", says="ast.Num, from old tutorials, accepts complex too")
+def old_num_node(node):
+    return _evaluate_with(node, number=lambda value: False, other=_num_node)
+
+
+def _num_node(node, again):
+    """The old tutorials' number test: ast.Num (deprecated) is any int, float or complex constant."""
+    if isinstance(node, ast.Num):
+        return _bounded(node.n)
+    return _refuse(node)
+
+
+def _generic_refusal(node, again):
+    """One message of its own for every refused node, the operator named for a BinOp."""
+    if isinstance(node, ast.BinOp):
+        raise ValueError(f"operator {type(node.op).__name__} is not allowed")
+    raise ValueError(f"{type(node).__name__} is not allowed; only numbers and + - * / **")
+
+
+@CATALOGUE.wrong("_evaluate", fault="a message of its own for every refused node instead of "
+                 "_FORBIDDEN's", says="raise ValueError(_FORBIDDEN[type])")
+def own_refusal_messages(node):
+    return _evaluate_with(node, other=_generic_refusal)
+
+
+def _any_unary_as_plus(node, again):
+    """Every other unary operator (~, not) kept as a plus: the value of its operand."""
+    if isinstance(node, ast.UnaryOp):
+        return again(node.operand)
+    return _refuse(node)
+
+
+@CATALOGUE.wrong("_evaluate", fault="handles USub, and returns the operand for every other unary "
+                 "operator (~5 gives 5)", says="only ast.USub and ast.UAdd are allowed unary operators")
+def any_unary_operator(node):
+    return _evaluate_with(node, plus=False, other=_any_unary_as_plus)
+
+
+def _infinite_only(value):
+    """The learner's bound: infinity refused, any finite number kept."""
+    if isinstance(value, float) and math.isinf(value):
+        raise ValueError("result is too large")
+    return value
+
+
+@CATALOGUE.wrong("_evaluate", fault="its own bound that refuses only infinity, so 1e301 passes",
+                 says="a test for infinity alone lets it through")
+def bounds_infinity_only(node):
+    return _evaluate_with(node, bound=_infinite_only)
+
+
+def _limit_excluded(value):
+    """The learner's bound, off by one: the limit 1e300 itself refused."""
+    if abs(value) >= 1e300:
+        raise ValueError("result is too large (more than 1e300)")
+    return value
+
+
+@CATALOGUE.wrong("_evaluate", fault="its own bound with >=, so 1e300 itself is refused",
+                 says="1e300 itself is allowed")
+def limit_excluded(node):
+    return _evaluate_with(node, bound=_limit_excluded)
+
+
+@CATALOGUE.wrong("_evaluate", fault="tests the divisor with `is 0`, so 1 / 0.0 divides by zero",
+                 says="not `is 0`")
+def divisor_is_zero(node):
+    return _evaluate_with(node, zero=lambda value: operator.is_(value, 0))  # `value is 0`
+
+
+@CATALOGUE.wrong("_evaluate", fault="also accepts the ast.Expression node, evaluating its body",
+                 harmless="an extra node the tree's body never holds: calculator passes tree.body, "
+                          "so every value and refusal is the same")
+def accepts_the_expression_node(node):
+    return reference_evaluate(node.body if isinstance(node, ast.Expression) else node)
 
 
 # ---------------------------------------------------------------- calculator(expression)
@@ -296,8 +376,8 @@ def check_text_result_ignored(expression):
     return _format_number(reference_evaluate(tree.body))
 
 
-@CATALOGUE.wrong("calculator", fault="lets ast.parse's SyntaxError out", says="turn SyntaxError "
-                 "from ast.parse into ValueError")
+@CATALOGUE.wrong("calculator", fault="lets ast.parse's SyntaxError out",
+                 says="raises SyntaxError where ValueError is expected")
 def syntax_error_escapes(expression):
     return _format_number(reference_evaluate(ast.parse(_check_text(expression), mode="eval").body))
 
@@ -347,3 +427,72 @@ def no_second_line_of_defence(expression):
     except SyntaxError:
         raise ValueError(f"expression is not valid arithmetic: {text!r}; example: (2 + 3) * 4") from None
     return _format_number(reference_evaluate(tree.body))
+
+
+def _calculated(text, format_number=_format_number, mode="eval"):
+    """Steps 2 and 3 of the exercise on a checked `text`: parse (SyntaxError as ValueError), walk, format."""
+    try:
+        tree = ast.parse(text, mode=mode)
+    except SyntaxError:
+        raise ValueError(f"expression is not valid arithmetic: {text!r}; example: (2 + 3) * 4") from None
+    node = tree.body[0].value if mode == "exec" else tree.body  # exec: the first statement
+    return format_number(reference_evaluate(node))
+
+
+@CATALOGUE.wrong("calculator", fault="parses in the default mode 'exec' and takes the first "
+                 "statement, so '12\\n34' answers 12", says="parse with mode='eval'")
+def first_statement(expression):
+    return _calculated(_check_text(expression), mode="exec")
+
+
+@CATALOGUE.wrong("calculator", fault="removes every space before parsing, so '3 4' answers 34",
+                 says="spaces included")
+def spaces_removed(expression):
+    return _calculated(_check_text(expression).replace(" ", ""))
+
+
+@CATALOGUE.wrong("calculator", fault="formats every result with f'{value:.10g}' instead of "
+                 "_format_number, so 2 ** 40 reads '1.099511628e+12'", says="an int is written in full")
+def ten_significant_digits(expression):
+    return _calculated(_check_text(expression), format_number=lambda value: f"{value:.10g}")
+
+
+def _rounded(value):
+    """The learner's formatting: whole numbers as ints, the rest rounded to 10 decimal places."""
+    return str(int(value)) if value == int(value) else str(round(value, 10))
+
+
+@CATALOGUE.wrong("calculator", fault="rounds to 10 decimal places instead of 10 significant digits",
+                 says="10 significant digits, not 10 decimal places")
+def ten_decimal_places(expression):
+    return _calculated(_check_text(expression), format_number=_rounded)
+
+
+@CATALOGUE.wrong("calculator", fault="refuses an empty expression with its own test before "
+                 "_check_text, so calculator(None) raises ValueError", says="None is not text")
+def emptiness_tested_first(expression):
+    if not expression:
+        raise ValueError("expression is empty; example: (2 + 3) * 4")
+    return _calculated(_check_text(expression))
+
+
+@CATALOGUE.wrong("calculator", fault="normalises the text with unicodedata NFKC before _check_text, "
+                 "so '3²' answers 32", says="a superscript is not arithmetic")
+def nfkc_first(expression):
+    if isinstance(expression, str):
+        expression = unicodedata.normalize("NFKC", expression)  # full-width, the standard way
+    return _calculated(_check_text(expression))
+
+
+_RESULTS: dict[str, str] = {}
+
+
+@CATALOGUE.wrong("calculator", fault="keeps every result in a module-level cache",
+                 harmless="the calculator is a pure function of its text: a cached result is the "
+                          "one it would compute again, and an error is never cached")
+def cached(expression):
+    if isinstance(expression, str) and expression in _RESULTS:
+        return _RESULTS[expression]
+    result = _calculated(_check_text(expression))
+    _RESULTS[expression] = result
+    return result

@@ -215,3 +215,62 @@ def empty_tool_list(tools, parts=DEFAULT_PARTS):
     names = list(parts)
     _check_names(names)
     return _assemble(names, lambda name: _fill(PARTS[name], lines, tool_names))
+
+
+@CATALOGUE.wrong("build_system_prompt", fault="checks the names with a loop of its own that "
+                 "misses a part named twice", says="a part named twice is a mistake too")
+def duplicates_allowed(tools, parts=DEFAULT_PARTS):
+    lines, tool_names = _tool_lines(tools)
+    names = list(parts)
+    for name in names:
+        if name not in PARTS:
+            raise ValueError(f"unknown prompt part {name!r}; valid parts: {', '.join(PARTS)}")
+    return _assemble(names, lambda name: _fill(PARTS[name], lines, tool_names))
+
+
+@CATALOGUE.wrong("build_system_prompt", fault="drops a part named twice with dict.fromkeys instead "
+                 "of refusing it", says="a part named twice is a mistake too")
+def duplicates_dropped(tools, parts=DEFAULT_PARTS):
+    lines, tool_names = _tool_lines(tools)
+    names = list(dict.fromkeys(parts))
+    _check_names(names)
+    return _assemble(names, lambda name: _fill(PARTS[name], lines, tool_names))
+
+
+@CATALOGUE.wrong("build_system_prompt", fault="iterates over `tools` twice (once per filler), "
+                 "so a generator of tools lists no names",
+                 says="a generator of tools is empty the second time")
+def reads_tools_twice(tools, parts=DEFAULT_PARTS):
+    names = list(parts)
+    _check_names(names)
+    lines = "\n".join(f"- {tool.name}: {tool.description}" for tool in tools) or "- (no tools)"
+    tool_names = ", ".join(tool.name for tool in tools)  # the second pass over `tools`
+    return _assemble(names, lambda name: _fill(PARTS[name], lines, tool_names))
+
+
+@CATALOGUE.wrong("build_system_prompt", fault="an empty `parts` taken as 'the default parts' "
+                 "(`list(parts) or DEFAULT_PARTS`)", says="an empty `parts` gives ''")
+def empty_parts_mean_default(tools, parts=DEFAULT_PARTS):
+    names, lines, tool_names = _start(tools, list(parts) or DEFAULT_PARTS)
+    return _assemble(names, lambda name: _fill(PARTS[name], lines, tool_names))
+
+
+_TEMPLATES = dict(PARTS)  # the learner's copy of the parts, as the notebook holds them
+
+
+@CATALOGUE.wrong("build_system_prompt", fault="fills the templates in place, so the first "
+                 "registry's tools stay in every later prompt", says="never PARTS itself")
+def templates_filled_in_place(tools, parts=DEFAULT_PARTS):
+    names, lines, tool_names = _start(tools, parts)
+    for name in names:
+        _TEMPLATES[name] = _fill(_TEMPLATES[name], lines, tool_names)
+    return _assemble(names, _TEMPLATES.__getitem__)
+
+
+@CATALOGUE.wrong("build_system_prompt", fault="writes '(no tools)' in the format line too when "
+                 "the registry is empty",
+                 harmless="only a prompt for an empty registry differs, and no cell builds one with "
+                          "the format part; the tool lines say '- (no tools)' either way")
+def no_tool_names_said(tools, parts=DEFAULT_PARTS):
+    names, lines, tool_names = _start(tools, parts)
+    return _assemble(names, lambda name: _fill(PARTS[name], lines, tool_names or "(no tools)"))

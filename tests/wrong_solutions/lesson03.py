@@ -23,7 +23,7 @@ def _bare(body, empty=("", "none", "null", "n/a")):
     """A value without braces: a list refused, no arguments for one of `empty`, else {'input': value}."""
     if body.lstrip().startswith("["):
         return {}, "the Action Input must be a JSON object, not a list"
-    value = _strip_marks(body)
+    value = _strip_marks(next((line for line in body.split("\n") if line.strip()), ""))
     return ({}, None) if value.lower() in empty else ({"input": value}, None)
 
 
@@ -395,3 +395,110 @@ def first_thought(text):
         before = fields[:index] if index is not None else fields
         return next((_clean(value) for kind, value in before if kind == "thought"), None) or None
     return _guarded(text, lambda text: _decide(text, thought=thought))
+
+
+@CATALOGUE.wrong("parse_step", fault="an Action anywhere wins over a Final Answer before it",
+                 says="here the Final Answer comes first")
+def action_first(text):
+    def pick(fields):
+        kinds = [kind for kind, _ in fields]
+        for wanted in ("action", "final_answer"):  # "a tool call is the real work"
+            if wanted in kinds:
+                return kinds.index(wanted)
+        return None
+    return _guarded(text, lambda text: _decide(text, pick=pick))
+
+
+@CATALOGUE.wrong("parse_step", fault="the last Thought of the whole reply kept, even one after the decision",
+                 says="a Thought written after the Action is run-on")
+def last_thought_anywhere(text):
+    def thought(fields, index):
+        return next((_clean(value) for kind, value in reversed(fields) if kind == "thought"), None) or None
+    return _guarded(text, lambda text: _decide(text, thought=thought))
+
+
+@CATALOGUE.wrong("parse_step", fault="an empty Thought kept as '' instead of None",
+                 says="an empty Thought is no thought")
+def empty_thought_kept(text):
+    def thought(fields, index):
+        before = fields[:index] if index is not None else fields
+        return next((_clean(value) for kind, value in reversed(before) if kind == "thought"), None)
+    return _guarded(text, lambda text: _decide(text, thought=thought))
+
+
+@CATALOGUE.wrong("parse_step", fault="the Final Answer stripped of spaces only, not cleaned with _clean",
+                 says="clean the answer with _clean")
+def answer_not_cleaned(text):
+    def final(thought, value, text):
+        answer = value.strip()
+        if not answer:
+            return Step(thought=thought, error=format_error("the 'Final Answer:' line is empty"), raw=text)
+        return Step(thought=thought, final_answer=answer, raw=text)
+    return _guarded(text, lambda text: _decide(text, final=final))
+
+
+@CATALOGUE.wrong("parse_step", fault="the final and error steps built without raw=text",
+                 says="raw=text")
+def raw_left_out(text):
+    def final(thought, value, text):
+        answer = _clean(value)
+        if not answer:
+            return Step(thought=thought, error=format_error("the 'Final Answer:' line is empty"))
+        return Step(thought=thought, final_answer=answer)
+
+    def none(thought, text, fields, cut):
+        return Step(thought=thought, error=format_error(_missing(text, fields, cut)))
+    return _guarded(text, lambda text: _decide(text, final=final, none=none))
+
+
+@CATALOGUE.wrong("parse_step", fault="the Action Input looked up anywhere after the Action, so a "
+                 "later step's input is taken", says="a later step's Action Input is never this action's")
+def next_input_anywhere(text):
+    def action(thought, fields, index, text):
+        given = next((value for kind, value in fields[index + 1:] if kind == "action_input"), None)
+        return _action_step(thought, fields[index][1], given, text)
+    return _guarded(text, lambda text: _decide(text, action=action))
+
+
+@CATALOGUE.wrong("parse_step", fault="a reply that is not text turned into text with str() and parsed",
+                 harmless="str() of None, a number or a list starts with no field line, so the step is "
+                          "an error all the same, and nothing raises")
+def str_of_anything(text):
+    try:
+        return _decide(str(text))
+    except Exception as exc:
+        return Step(error=format_error(f"unexpected {type(exc).__name__}"), raw=str(text))
+
+
+@CATALOGUE.wrong("parse_action_input", fault="reads only the first line of the input, so a JSON "
+                 "object over several lines loses its fields", says="not its first line")
+def first_line_only(text):
+    return _read(text, normalise=lambda text: _ascii(text).strip().split("\n")[0])
+
+
+@CATALOGUE.wrong("parse_action_input", fault="a bare value takes every line after it, chatter included",
+                 says="the lines after it are chatter")
+def bare_value_with_chatter(text):
+    return _read(text, bare=lambda body: _bare(body.replace("\n", " ")))
+
+
+@CATALOGUE.wrong("parse_action_input", fault="compares a bare value with _EMPTY_INPUTS as written, "
+                 "so 'None' becomes an input", says="in lower case")
+def empty_words_case_sensitive(text):
+    def bare(body):
+        if body.lstrip().startswith("["):
+            return {}, "the Action Input must be a JSON object, not a list"
+        value = _strip_marks(next((line for line in body.split("\n") if line.strip()), ""))
+        return ({}, None) if value in {"", "none", "null", "n/a"} else ({"input": value}, None)
+    return _read(text, bare=bare)
+
+
+@CATALOGUE.wrong("parse_action_input", fault="a bare value only stripped of spaces, so its quotes stay",
+                 says="with _strip_marks")
+def quotes_kept(text):
+    def bare(body):
+        if body.lstrip().startswith("["):
+            return {}, "the Action Input must be a JSON object, not a list"
+        value = next((line for line in body.split("\n") if line.strip()), "").strip()
+        return ({}, None) if value.lower() in {"", "none", "null", "n/a"} else ({"input": value}, None)
+    return _read(text, bare=bare)

@@ -248,3 +248,90 @@ def tool_exception_escapes(question, client, tools=None, max_steps=5, *, system_
         return registry[name].function(**arguments)
     return _own_loop(question, client, tools, max_steps, system_prompt,
                      _options(model, parse, stop, max_tokens), run=run)
+
+
+def _run(question, client, tools, max_steps, system_prompt, options):
+    """The exercise done right from the registry and the prompt on (steps 2 to 5)."""
+    prompt = build_system_prompt(tools) if system_prompt is None else system_prompt
+    messages = [{"role": "system", "content": prompt}, {"role": "user", "content": f"Question: {question}"}]
+    return _loop(question, client, tools, messages, max_steps, options)
+
+
+@CATALOGUE.wrong("run_agent", fault="`tools or BASIC_TOOLS`: an empty registry is replaced by "
+                 "the basic tools", says="not `tools or BASIC_TOOLS`")
+def falsy_registry_replaced(question, client, tools=None, max_steps=5, *, system_prompt=None,
+                            model="mock-react", parse=parse_step, stop=None, max_tokens=None):
+    tools = tools or BASIC_TOOLS
+    check_arguments(question, client, tools, max_steps)
+    return _run(question, client, tools, max_steps, system_prompt, _options(model, parse, stop, max_tokens))
+
+
+@CATALOGUE.wrong("run_agent", fault="the tools argument ignored: always BASIC_TOOLS",
+                 says="use the tools you are given")
+def tools_ignored(question, client, tools=None, max_steps=5, *, system_prompt=None,
+                  model="mock-react", parse=parse_step, stop=None, max_tokens=None):
+    check_arguments(question, client, BASIC_TOOLS, max_steps)
+    return _run(question, client, BASIC_TOOLS, max_steps, system_prompt,
+                _options(model, parse, stop, max_tokens))
+
+
+@CATALOGUE.wrong("run_agent", fault="`if not system_prompt`: an empty system prompt is replaced "
+                 "by the default", says="not `if not system_prompt`")
+def falsy_prompt_replaced(question, client, tools=None, max_steps=5, *, system_prompt=None,
+                          model="mock-react", parse=parse_step, stop=None, max_tokens=None):
+    tools = BASIC_TOOLS if tools is None else tools
+    check_arguments(question, client, tools, max_steps)
+    return _run(question, client, tools, max_steps, system_prompt or None,
+                _options(model, parse, stop, max_tokens))
+
+
+@CATALOGUE.wrong("run_agent", fault="checks the question itself instead of calling check_arguments, "
+                 "so max_steps=0 gives an empty run", says="it refuses a max_steps below 1")
+def own_question_check(question, client, tools=None, max_steps=5, *, system_prompt=None,
+                       model="mock-react", parse=parse_step, stop=None, max_tokens=None):
+    if not isinstance(question, str):
+        raise TypeError(f"question must be a str, got {type(question).__name__}")
+    tools = BASIC_TOOLS if tools is None else tools
+    return _run(question, client, tools, max_steps, system_prompt, _options(model, parse, stop, max_tokens))
+
+
+@CATALOGUE.wrong("run_agent", fault="catches the client's errors and goes on with the next step",
+                 says="let the client's errors through")
+def client_errors_swallowed(question, client, tools=None, max_steps=5, *, system_prompt=None,
+                            model="mock-react", parse=parse_step, stop=None, max_tokens=None):
+    tools, messages = _start(question, client, tools, max_steps, system_prompt)
+    steps = []
+    for _ in range(max_steps):
+        try:
+            step = run_step(client, messages, tools, **_options(model, parse, stop, max_tokens))
+        except Exception as error:  # "nothing may crash the loop"
+            step = TraceStep(error=f"Error: {error}")
+        steps.append(step)
+        if step.final_answer is not None:
+            return Trace(question, steps, step.final_answer, "answered", messages)
+    return Trace(question, steps, None, "step_limit", messages)
+
+
+@CATALOGUE.wrong("run_agent", fault="tests the step limit before the final answer, so an answer "
+                 "on the last step allowed ends as 'step_limit'", says="an answer on the last step allowed")
+def limit_tested_first(question, client, tools=None, max_steps=5, *, system_prompt=None,
+                       model="mock-react", parse=parse_step, stop=None, max_tokens=None):
+    tools, messages = _start(question, client, tools, max_steps, system_prompt)
+    steps = []
+    while True:
+        steps.append(run_step(client, messages, tools, **_options(model, parse, stop, max_tokens)))
+        if len(steps) == max_steps:
+            return Trace(question, steps, None, "step_limit", messages)
+        if steps[-1].final_answer is not None:
+            return Trace(question, steps, steps[-1].final_answer, "answered", messages)
+
+
+@CATALOGUE.wrong("run_agent", fault="always sends stop=['Observation:'] when no stop is given "
+                 "(lesson 00's defence, built in)",
+                 harmless="the lesson's runs give the same traces with it (diligent, looper and literal "
+                          "end their replies after the Action Input), and a stop given is passed on")
+def stop_by_default(question, client, tools=None, max_steps=5, *, system_prompt=None,
+                    model="mock-react", parse=parse_step, stop=None, max_tokens=None):
+    tools, messages = _start(question, client, tools, max_steps, system_prompt)
+    stop = ["Observation:"] if stop is None else stop
+    return _loop(question, client, tools, messages, max_steps, _options(model, parse, stop, max_tokens))

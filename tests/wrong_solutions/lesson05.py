@@ -222,6 +222,12 @@ def _verdict(earlier):
     return "new" if earlier == 0 else "repeat" if earlier == 1 else "stop"
 
 
+def _compared_by(key, calls, action, action_input):
+    """The verdict when an earlier call counts as identical if its name is equal and its input's
+    `key(...)` is (the learner's way of comparing two inputs)."""
+    return _verdict(sum(name == action and key(arguments) == key(action_input) for name, arguments in calls))
+
+
 @CATALOGUE.wrong("repeat_verdict", fault="compares only the tool names, not the inputs",
                  says="compare the input too")
 def names_only(calls, action, action_input):
@@ -256,8 +262,7 @@ def last_two_only(calls, action, action_input):
 @CATALOGUE.wrong("repeat_verdict", fault="compares the inputs by their JSON text, so key order counts",
                  says="the order of the keys does not matter")
 def inputs_as_json_text(calls, action, action_input):
-    return _verdict(sum(name == action and json.dumps(arguments) == json.dumps(action_input)
-                        for name, arguments in calls))
+    return _compared_by(json.dumps, calls, action, action_input)
 
 
 @CATALOGUE.wrong("repeat_verdict", fault="compares the inputs by str(), so key order counts",
@@ -271,7 +276,7 @@ def inputs_as_str(calls, action, action_input):
 def values_as_text(calls, action, action_input):
     def text(arguments):
         return {key: str(value) for key, value in arguments.items()}
-    return _verdict(sum(name == action and text(arguments) == text(action_input) for name, arguments in calls))
+    return _compared_by(text, calls, action, action_input)
 
 
 @CATALOGUE.wrong("repeat_verdict", fault="compares the inputs with `is`, not ==",
@@ -325,4 +330,90 @@ def prints_the_verdict(calls, action, action_input):
 def sorts_the_items(calls, action, action_input):
     def items(arguments):
         return sorted(arguments.items(), key=lambda item: item[0])
-    return _verdict(sum(name == action and items(arguments) == items(action_input) for name, arguments in calls))
+    return _compared_by(items, calls, action, action_input)
+
+
+def _cut_with(text, *, input_line=None, bare_field=False, brace_line=False, brace_in_first_line=False):
+    """The exercise's three steps, with the one a wrong solution gets wrong changed by a keyword."""
+    lines = text.split("\n")
+    kinds = [field_kind(line) for line in lines]
+    start = next((i for i, kind in enumerate(kinds) if kind in ("action", "final_answer")), None)
+    if start is None or kinds[start] == "final_answer":
+        return text
+    following = (input_line or _next_field)(kinds, start)
+    if following == len(lines) or kinds[following] != "action_input":
+        return "\n".join(lines[:start + 1])
+    end = next((i for i in range(following + 1, len(lines)) if kinds[i]), len(lines))
+    field = "\n".join(lines[following:end])
+    brace = lines[following].find("{") if brace_in_first_line else field.find("{")
+    if brace < 0:
+        return "\n".join(lines[:end if bare_field else following + 1])
+    close = json_end(field, brace)
+    if close < 0:
+        return "\n".join(lines[:end])
+    if brace_line:  # the whole line that holds the closing brace
+        return "\n".join(lines[:following + field[:close + 1].count("\n") + 1])
+    return "\n".join([*lines[:following], field[:close + 1]])
+
+
+def _next_field(kinds, start):
+    """Step 2 done right: the next field line after the Action (len(kinds) if none)."""
+    return next((i for i in range(start + 1, len(kinds)) if kinds[i]), len(kinds))
+
+
+@CATALOGUE.wrong("cut_after_action_input", fault="takes the next Action Input line anywhere after the "
+                 "Action, past a Thought and another Action", says="looks at the NEXT field line only")
+def next_input_anywhere(text):
+    def input_line(kinds, start):
+        return next((i for i in range(start + 1, len(kinds)) if kinds[i] == "action_input"), len(kinds))
+    return _cut_with(text, input_line=input_line)
+
+
+@CATALOGUE.wrong("cut_after_action_input", fault="keeps the whole field of an input without '{', "
+                 "the unlabelled lines after it included", says="an input without `{` is its first line only")
+def bare_input_keeps_its_field(text):
+    return _cut_with(text, bare_field=True)
+
+
+@CATALOGUE.wrong("cut_after_action_input", fault="cuts at the end of the line that holds the closing "
+                 "'}', keeping what follows it on that line", says="cut right after the `}`")
+def keeps_the_closing_line(text):
+    return _cut_with(text, brace_line=True)
+
+
+@CATALOGUE.wrong("cut_after_action_input", fault="looks for the '{' on the Action Input line only, so "
+                 "JSON on the lines below it is cut away",
+                 says="look for the `{` in the whole Action Input field")
+def brace_on_the_input_line_only(text):
+    return _cut_with(text, brace_in_first_line=True)
+
+
+def _hashable(arguments):
+    """The learner's key for an input: its items as a frozenset (unhashable for a nested dict)."""
+    return frozenset(arguments.items())
+
+
+@CATALOGUE.wrong("repeat_verdict", fault="compares the inputs as frozensets of their items: a nested "
+                 "dict raises TypeError", says="compare the inputs with ==, which compares nested dicts too")
+def inputs_as_frozensets(calls, action, action_input):
+    return _compared_by(_hashable, calls, action, action_input)
+
+
+@CATALOGUE.wrong("repeat_verdict", fault="compares the text of the sorted items, so the key order of a "
+                 "nested dict counts", says="compare the inputs with ==, which compares nested dicts too")
+def sorted_items_as_text(calls, action, action_input):
+    return _compared_by(lambda arguments: str(sorted(arguments.items())), calls, action, action_input)
+
+
+@CATALOGUE.wrong("repeat_verdict", fault="compares the inputs as JSON with sorted keys",
+                 harmless="it tells apart only 1, 1.0 and True, which == counts as equal; no call in "
+                          "the lesson's runs writes the same number two ways, so the verdicts are the same")
+def inputs_as_sorted_json(calls, action, action_input):
+    return _compared_by(lambda arguments: json.dumps(arguments, sort_keys=True), calls, action, action_input)
+
+
+@CATALOGUE.wrong("repeat_verdict", fault="compares the tool names in lower case",
+                 says="compare the names as they are (==)")
+def names_in_lower_case(calls, action, action_input):
+    return _verdict(sum(name.lower() == action.lower() and arguments == action_input
+                        for name, arguments in calls))

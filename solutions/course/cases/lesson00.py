@@ -5,11 +5,14 @@ import json
 from types import SimpleNamespace
 from typing import Any, Callable
 
+from mockllm import RateLimitError
 from solutions.course.exercises import Case, Cause, Exercise, returns
 
 Setup = Callable[[], tuple[tuple, dict]]
 SYSTEM = "You are a terse assistant."
+SYSTEM_LINE = "You are a terse assistant.\n"
 QUESTION = "What is (17 + 5) * 3?"
+PADDED = "  What is (17 + 5) * 3?\n"
 
 
 class EchoClient:
@@ -46,6 +49,15 @@ def _scripted(replies: list[str], question: str = "Hi!") -> Setup:
         from mockllm import MockLLM
 
         return (MockLLM.from_script(list(replies)), question), {}
+    return setup
+
+
+def _failing(kind: str = "rate_limit") -> Setup:
+    """Setup: a scripted client whose first call fails with a simulated `kind` error."""
+    def setup() -> tuple[tuple, dict]:
+        from mockllm import MockLLM
+
+        return (MockLLM.from_script(["Never sent."], failures={1: kind}), "Hi!"), {}
     return setup
 
 
@@ -86,11 +98,24 @@ ASK_CASES = (
           "messages == [{'role': 'user', 'content': 'Hi!'}]",
           "with no system, send exactly one message, the user's question, in a list made "
           "afresh on every call (a list kept between calls still holds the earlier questions)"),
+    _case(_echo(PADDED), f"ask(EchoClient(), {PADDED!r})",
+          lambda v: _sent(v).get("messages", [{}])[-1].get("content") == PADDED,
+          "the question exactly as given, its spaces and line break included",
+          "send the question unchanged: no .strip(), the caller decides what the question is"),
+    _case(_echo(""), "ask(EchoClient(), '')",
+          lambda v: _sent(v).get("messages") == [{"role": "user", "content": ""}],
+          "messages == [{'role': 'user', 'content': ''}]: '' is a str, so it is sent",
+          "raise TypeError only when question is not a str: an empty text is still a str, and "
+          "ask sends it as it is"),
     _case(_echo("Hi!", system=SYSTEM), f"ask(EchoClient(), 'Hi!', system={SYSTEM!r})",
           lambda v: _sent(v).get("messages") == [{"role": "system", "content": SYSTEM},
                                                  {"role": "user", "content": "Hi!"}],
           "messages == [system message, user message], in that order",
           "put {'role': 'system', 'content': system} first, then the user message"),
+    _case(_echo("Hi!", system=SYSTEM_LINE), f"ask(EchoClient(), 'Hi!', system={SYSTEM_LINE!r})",
+          lambda v: _sent(v).get("messages", [{}])[0] == {"role": "system", "content": SYSTEM_LINE},
+          "the system message's content is system exactly, its final line break included",
+          "send system unchanged, as the question: no .strip()"),
     _case(_echo("Hi!", system=""), "ask(EchoClient(), 'Hi!', system='')",
           lambda v: _sent(v).get("messages") == [{"role": "system", "content": ""},
                                                  {"role": "user", "content": "Hi!"}],
@@ -114,6 +139,10 @@ ASK_CASES = (
           "ask(MockLLM.from_script(['First reply.', 'Second reply.']), 'Hi!')",
           lambda v: v == "First reply.", "'First reply.' (one call, its reply)",
           "call create() once and return that reply's content"),
+    _case(_scripted(["", "Second reply."]), "ask(MockLLM.from_script(['', 'Second reply.']), 'Hi!')",
+          lambda v: v == "", "'' (the one reply, empty as it is)",
+          "call create() once and return its content even when it is empty: asking again is a "
+          "second request (retries are lesson 05's business, with a budget)"),
     _case(_scripted(["Thought: I need the date.\nAction: get_current_date\nAction Input: {}"]),
           "ask(MockLLM.from_script(['Thought: ...\\nAction: get_current_date\\n...']), 'Hi!')",
           lambda v: v == "Thought: I need the date.\nAction: get_current_date\nAction Input: {}",
@@ -128,6 +157,12 @@ ASK_CASES = (
               "not convert it with str(): 42 is not a question)"),
     Case(setup=_echo(None), raises=TypeError, match="question", label="ask(EchoClient(), None)",
          hint="a missing question is an error too: TypeError, not a request with content None"),
+    Case(setup=_echo(b"Hi!"), raises=TypeError, match="question", label="ask(EchoClient(), b'Hi!')",
+         hint="bytes are not a str either: raise TypeError naming 'question' (do not decode them)"),
+    Case(setup=_failing(), raises=RateLimitError,
+         label="ask(MockLLM.from_script([...], failures={1: 'rate_limit'}), 'Hi!')",
+         hint="let the client's error reach the caller: no try/except around create(); an error "
+              "turned into a text (or a retry) would look like the model's reply"),
 )
 
 ASK_CAUSES = (

@@ -49,11 +49,24 @@ EVALUATE_CASES = (
              match="division by zero"),
     _refuses("1 / (2 - 2)", "test the divisor's value once it is evaluated, not its node: (2 - 2) "
              "is zero too", match="division by zero"),
+    _refuses("1 / 0.0", "compare the divisor with == 0, not `is 0`: 0.0 is zero too",
+             match="division by zero"),
     _refuses("True", "True is an int to isinstance(): test type(node.value) in (int, float)"),
     _refuses("'abc'", "a string constant is not a number: raise ValueError"),
+    _refuses("2j", "a complex constant is not a number for this calculator: test "
+             "type(node.value) in (int, float) (ast.Num, from old tutorials, accepts complex too)"),
     _refuses("x + 1", "a name (ast.Name) is not arithmetic: use the message from _FORBIDDEN"),
     _refuses("pi * 2", "a name is refused even when it stands for a number: no ast.Name at all"),
     _refuses("abs(-2)", "a call (ast.Call) must be refused, never run, even of a harmless function"),
+    _refuses("y * 2", "for a node of a _FORBIDDEN type, raise ValueError(_FORBIDDEN[type]): the "
+             "model reads that message ('names are not allowed'), so give it the one that explains",
+             match="names are not allowed"),
+    _refuses("round(2.5)", "for a node of a _FORBIDDEN type, raise ValueError with its message from "
+             "_FORBIDDEN ('function calls are not allowed')", match="function calls are not allowed"),
+    _refuses("~5", "only ast.USub and ast.UAdd are allowed unary operators: ~ (ast.Invert) and not "
+             "(ast.Not) are refused, not treated as a plus"),
+    _refuses("not 0", "only ast.USub and ast.UAdd are allowed unary operators: refuse any other "
+             "UnaryOp (here ast.Not)"),
     _refuses("(1)(2)", "(1)(2) is a call too, made only of legal characters: refuse ast.Call"),
     _refuses("7 // 2", "only the operators in _OPERATORS (and **) are allowed: refuse // and %, "
              "naming the operator, type(node.op).__name__", match="FloorDiv"),
@@ -62,6 +75,10 @@ EVALUATE_CASES = (
     _refuses("1e400", "pass every number through _bounded: 1e400 is infinity",
              match="too large"),
     _refuses("1e300 * 1e300", "pass every result through _bounded", match="too large"),
+    _refuses("1e299 * 100", "pass every result through _bounded: 1e301 is finite, but beyond the "
+             "limit of 1e300 (a test for infinity alone lets it through)", match="too large"),
+    _walks("1e300", 1e300, "1e300 itself is allowed: _bounded refuses only what is larger",
+           says="1e300 (the limit itself is allowed)"),
     # Cheap for every solution, yet only a check made before computing refuses it. (The real
     # 2 ** 10 ** 10 would freeze a solution that computes first wherever cases cannot be killed.)
     _refuses("(-1) ** 10 ** 10", _POWER),
@@ -107,6 +124,10 @@ CALCULATOR_CASES = (
     _ok("6 / 3", "2", "format the result with _format_number: 2.0 is shown as '2'"),
     _ok("（１７＋５）×３", "66", "parse the text _check_text returns: it turns full-width "
         "characters into ASCII"),
+    _ok("2 ** 40", "1099511627776", "format the result with _format_number: an int is written in "
+        "full, not rounded to 10 significant digits"),
+    _ok("1 / 3000", "0.0003333333333", "format the result with _format_number: 10 significant "
+        "digits, not 10 decimal places"),
     _bad("1/0", "raise the ValueError (let _evaluate's through), do not return an error text: "
          "a returned text looks like a result; ToolRegistry.run turns what is raised into "
          "'Error: ...' for the model"),
@@ -117,6 +138,12 @@ CALCULATOR_CASES = (
     _bad("()", "an empty tuple is not a number: pass tree.body to _evaluate, which refuses it"),
     _bad("7 // 2", "// is not one of the allowed operators: _evaluate must refuse it"),
     _bad("", "an empty expression is an error too: _check_text says so"),
+    _bad("12\n34", "parse with mode='eval', one expression: in mode 'exec' '12\\n34' is two "
+         "statements, and taking the first answers 12", match="not valid arithmetic"),
+    _bad("3 4", "parse the text _check_text returns, spaces included: '3 4' is two numbers, not "
+         "34, so it is not valid arithmetic", match="not valid arithmetic"),
+    _bad("3²", "leave the characters to _check_text: a superscript is not arithmetic (NFKC "
+         "normalisation turns '3²' into '32')", match="illegal characters"),
     _bad("2 +", "turn SyntaxError from ast.parse into ValueError", match="not valid arithmetic"),
     _bad("2025-03-14 + 50 days", "words are illegal: say 'expression contains illegal characters'",
          match="illegal characters"),
@@ -136,6 +163,9 @@ CALCULATOR_CASES = (
     Case(args=("(-1) ** 10 ** 10",), raises=ValueError, hint=_POWER),
     Case(args=(42,), raises=TypeError, match="string", hint="let _check_text's TypeError through: "
          "an argument that is not text is a TypeError, not a bad expression"),
+    Case(args=(None,), raises=TypeError, match="string", hint="call _check_text first: None is "
+         "not text, a TypeError, not an empty expression (a test such as `if not expression:` "
+         "before it raises the wrong error)"),
 )
 
 EXERCISES = [

@@ -77,6 +77,11 @@ def _world() -> Any:
     return world_tools()
 
 
+def _tools_once() -> Any:
+    """The basic tools as a generator, which can be read only once."""
+    return (tool for tool in _basic())
+
+
 def _calculator_only() -> Any:
     """A registry holding only the calculator."""
     return _basic().subset("calculator")
@@ -158,7 +163,9 @@ PROMPT_CASES = (
     Case(setup=_with(tools=_world), label="build_system_prompt(world_tools())",
          expect=_lists("get_current_date", "calculator", "get_weather", "lookup_order",
                        "query_orders", "search_docs", "get_calendar", "add_days"),
-         says="one '- name: ...' line for every tool of the registry", hint=_LIST_HINT),
+         says="one '- name: ...' line for every tool of the registry",
+         hint=f"{_LIST_HINT}, for the registry of this call: fill a copy of each part, never "
+              "PARTS itself (a template filled in place keeps the first call's tools)"),
     Case(setup=_with(tools=_calculator_only),
          label="build_system_prompt(BASIC_TOOLS.subset('calculator'))",
          expect=_lists("calculator", absent=("get_current_date",)),
@@ -196,6 +203,10 @@ PROMPT_CASES = (
     Case(setup=_with(("role", "banana")), label="build_system_prompt(BASIC_TOOLS, ('role', 'banana'))",
          raises=ValueError, hint="check every part name against PARTS and raise ValueError "
          "naming the valid parts"),
+    Case(setup=_with(("role", "format", "role")),
+         label="build_system_prompt(BASIC_TOOLS, ('role', 'format', 'role'))", raises=ValueError,
+         hint="check the names with _check_names(names): a part named twice is a "
+         "mistake too, refused with a ValueError (not dropped, not written twice)"),
     Case(setup=_with(), label="build_system_prompt(BASIC_TOOLS)",
          expect=lambda p: p.find("- get_current_date:") < p.find("- calculator:"),
          says="the tools in the registry's order", hint="iterate over the registry in order"),
@@ -237,6 +248,16 @@ PROMPT_CASES = (
          expect=_blocks("role", ("one_action",)), says="the role, then a 'Rules:' block with one rule",
          hint="read `parts` once, names = list(parts), then check and use `names`: a generator "
               "is empty the second time it is read"),
+    Case(setup=_with(tools=_tools_once),
+         label="build_system_prompt((tool for tool in BASIC_TOOLS))",
+         expect=lambda p: _lists("get_current_date", "calculator")(p)
+         and "one of [get_current_date, calculator]" in p,
+         says="the tool lines and 'one of [get_current_date, calculator]'",
+         hint="read the tools once, tool_list = _tool_list(tools), then use tool_list for both "
+              "fillers: a generator of tools is empty the second time it is read"),
+    Case(setup=_with(()), label="build_system_prompt(BASIC_TOOLS, ())", expected="",
+         hint="no parts, no prompt: an empty `parts` gives '', not the default parts (only "
+              "leaving `parts` out gives DEFAULT_PARTS)"),
     Case(setup=_KEPT.setup, label=f"build_system_prompt(BASIC_TOOLS, parts := {list(_KEPT.names)})",
          expect=_KEPT.unchanged, says=f"afterwards, parts is still {list(_KEPT.names)}",
          hint="leave the caller's list as it is: work on your own copy, names = list(parts)"),

@@ -121,6 +121,16 @@ PARSE_CASES = (
     _case("Thought: 我知道答案了。\n最终答案：今天是2025年3月14日。",
           "accept the Chinese final marker '最终答案：' as 'Final Answer:'",
           final_answer="今天是2025年3月14日。", action=None, error=None),
+    _case("Final Answer: 66\nThought: Let me check.\nAction: calculator",
+          "the first Action or Final Answer decides, whichever it is: here the Final Answer comes "
+          "first, and the Action after it is run-on", final_answer="66", action=None, error=None),
+    _case("Thought: I need the date.\nAction: get_current_date\nAction Input: {}\nThought: Then I "
+          "will answer.", "the thought kept is the last one before the decisive field: a Thought "
+          "written after the Action is run-on", thought="I need the date.",
+          action="get_current_date", error=None),
+    _case("Thought:\nAction: get_current_date\nAction Input: {}",
+          "an empty Thought is no thought: thought=None (`_clean(value) or None`)", thought=None,
+          action="get_current_date", error=None),
     _case("Thought: I need the date.\nAction: get_current_date\nAction Input: {}\nThought: Then the "
           "sum.\nAction: calculator\nAction Input: {\"expression\": \"1 + 1\"}",
           "the first Action or Final Answer decides: a second Action was planned on a result the "
@@ -129,6 +139,13 @@ PARSE_CASES = (
          says=f"a Step with action='calculator', action_input={{}}, error=None: {WITHOUT_INPUT}",
          hint=f"{WITHOUT_INPUT}: _input_text gives None and parse_action_input(None) gives ({{}}, None); "
               "never look the input up with fields['action_input']"),
+    Case(args=("Thought: I need the date.\nAction: get_current_date\nThought: Then the sum.\n"
+               "Action: calculator\nAction Input: {\"expression\": \"1 + 1\"}",),
+         expect=_fields(action="get_current_date", action_input={}, error=None)[0],
+         says="a Step with action='get_current_date', action_input={}: the Action Input below "
+              "belongs to the second Action",
+         hint="take the input with _input_text(fields, index): it stops at the next Action or "
+              "Final Answer, so a later step's Action Input is never this action's"),
     Case(args=("Thought: I need today's date.\nAction: get_current_date",),
          expect=_fields(action="get_current_date", action_input={}, error=None)[0],
          says=f"a Step with action='get_current_date', action_input={{}}, error=None: {WITHOUT_INPUT}",
@@ -141,6 +158,19 @@ PARSE_CASES = (
           "2025-03-15.", "a Final Answer may have several lines: keep the whole value _fields gives, "
           "up to the next field", final_answer="Today is 2025-03-14.\nTomorrow is 2025-03-15.",
           action=None, error=None),
+    _case("**Thought:** I now know the final answer.\n**Final Answer: 66**",
+          "clean the answer with _clean: it strips the markdown '*' around it", final_answer="66",
+          action=None, error=None),
+    _case("Thought: I now know the final answer.\nFinal Answer:\n```\n66\n```",
+          "clean the answer with _clean: it drops code-fence lines", final_answer="66", action=None,
+          error=None),
+    _case("Thought: I now know the final answer.\nFinal Answer: 66",
+          "keep the reply as it came in the step: raw=text", final_answer="66",
+          raw="Thought: I now know the final answer.\nFinal Answer: 66"),
+    _case(_ACTION, "keep the reply as it came in the step: _action_step(..., text) sets raw=text",
+          action="calculator", raw=_ACTION),
+    _case("The answer is 12.5.", "keep the reply as it came in the step: Step(..., raw=text), "
+          "errors included", raw="The answer is 12.5."),
     _case("Thought：我知道答案了。\nFinal Answer：北京：晴，12°C",
           "the answer is the model's own words, as written: match field names on the text as it "
           "is (_fields accepts '：'), never translate the whole reply",
@@ -223,6 +253,14 @@ ACTION_INPUT_CASES = (
                 "a real model's reply, a string left open: _load closes it"),
     _input_case("Beijing", {"input": "Beijing"},
                 "no '{' at all: a bare value becomes {'input': value}"),
+    _input_case('{\n  "city": "Beijing",\n  "date": "2025-03-15"\n}', WEATHER,
+                "a JSON object may span several lines: read the whole text, not its first line"),
+    _input_case("Beijing\nI will wait for the weather.", {"input": "Beijing"},
+                "a bare value is the first non-empty line: the lines after it are chatter"),
+    _input_case("None", {}, "compare with _EMPTY_INPUTS in lower case: 'None', 'NULL' mean no "
+                "arguments too"),
+    _input_case('"Beijing"', {"input": "Beijing"},
+                "strip the quotes and marks around a bare value with _strip_marks"),
     Case(args=('{"expression": }',), expect=_is_input_error,
          says="({}, '<what is wrong, for the model to read>')",
          hint="when nothing loads as a dict, return ({}, problem): a message, never an exception"),

@@ -5,6 +5,7 @@ import json
 from types import SimpleNamespace
 from typing import Any, Callable
 
+from mockllm import RateLimitError
 from solutions.course.exercises import Case, Cause, Exercise, has_attributes
 
 FIFTY_DAYS = "What is today's date, and what date is it 50 days from now?"
@@ -12,6 +13,8 @@ DATE_CALL = "Thought: I need today's date.\nAction: get_current_date\nAction Inp
 CALC_CALL = ('Thought: I should compute this.\nAction: calculator\nAction Input: '
              '{"expression": "(17 + 5) * 3"}')
 FINAL = "Thought: I now know the final answer.\nFinal Answer: done"
+ADD_DAYS_CALL = ('Thought: I add 50 days.\nAction: add_days\nAction Input: {"date": "2025-03-14", '
+                 '"days": 50}')
 
 
 Setup = Callable[[], tuple[tuple, dict]]
@@ -137,6 +140,48 @@ def _live(question: str, persona: str = "diligent", max_steps: int = 5) -> Setup
 
         return (question, MockLLM(persona=persona, seed=0), BASIC_TOOLS, max_steps), {}
     return setup
+
+
+def _date_tools() -> Any:
+    """The three tools of the lesson's worked example: the date, the calculator and add_days."""
+    from solutions.tools import world_tools
+
+    return world_tools().subset("get_current_date", "calculator", "add_days")
+
+
+def _with_tools(replies: list[str], tools: Callable[[], Any]) -> Setup:
+    """Setup: a scripted client replaying `replies`, with the registry `tools()`."""
+    def setup() -> tuple[tuple, dict]:
+        from mockllm import MockLLM
+
+        return ("What date is 50 days after 2025-03-14?", MockLLM.from_script(list(replies)),
+                tools()), {}
+    return setup
+
+
+def _no_tools() -> Any:
+    """A registry with no tools."""
+    from solutions.tools import ToolRegistry
+
+    return ToolRegistry()
+
+
+def _failing() -> Setup:
+    """Setup: a client whose first call fails with a simulated rate limit."""
+    def setup() -> tuple[tuple, dict]:
+        from mockllm import MockLLM
+        from solutions.tools import BASIC_TOOLS
+
+        return ("What is today's date?", MockLLM.from_script([FINAL], failures={1: "rate_limit"}),
+                BASIC_TOOLS), {}
+    return setup
+
+
+def _prompt_for(tools: Callable[[], Any]) -> str:
+    """The default system prompt for the registry `tools()`."""
+    from solutions.prompt import build_system_prompt
+
+    return build_system_prompt(tools())
 
 
 def _scripted(replies: list[str], max_steps: int = 5,
@@ -292,6 +337,33 @@ AGENT_CASES = (
     _case(_custom_parse(), "run_agent(q, MockLLM.from_script([date call]), parse=<a parse that "
           "always answers>)", lambda t: t.final_answer == "read by the parse you passed",
           "final_answer 'read by the parse you passed'", "pass parse=parse on to run_step"),
+    _case(_scripted([DATE_CALL, FINAL], max_steps=2), "run_agent(q, MockLLM.from_script([date call, "
+          "final]), max_steps=2)", lambda t: t.stop_reason == "answered" and t.final_answer == "done"
+          and len(t.steps) == 2,
+          "stop_reason 'answered' after 2 steps: the answer came at the last step allowed",
+          "look at the step's final_answer before deciding the limit is reached: an answer on the "
+          "last step allowed is still an answer"),
+    _case(_with_tools([ADD_DAYS_CALL, FINAL], _date_tools),
+          "run_agent(q, MockLLM.from_script([add_days call, final]), world_tools().subset("
+          "'get_current_date', 'calculator', 'add_days'))",
+          lambda t: t.steps[0].observation == "2025-05-03"
+          and t.messages[0]["content"] == _prompt_for(_date_tools),
+          "add_days runs (observation '2025-05-03'), and the prompt lists the three tools given",
+          "use the tools you are given, for the prompt and for the run: BASIC_TOOLS only when "
+          "tools is None"),
+    _case(_with_tools([DATE_CALL, FINAL], _no_tools),
+          "run_agent(q, MockLLM.from_script([date call, final]), ToolRegistry())",
+          lambda t: str(t.steps[0].observation).startswith("Error: unknown tool")
+          and t.messages[0]["content"] == _prompt_for(_no_tools),
+          "an empty registry is used as it is: the date call gets 'Error: unknown tool ...'",
+          "test `tools is None`, not `tools or BASIC_TOOLS`: an empty registry is falsy (len 0), "
+          "yet it is the registry you were given"),
+    _case(_defaults("What is today's date?", _script(FINAL), system_prompt=""),
+          "run_agent(q, MockLLM.from_script([final]), system_prompt='')",
+          lambda t: t.messages[0] == {"role": "system", "content": ""},
+          "messages[0] == {'role': 'system', 'content': ''}: '' is not None",
+          "test `system_prompt is None`, not `if not system_prompt`: an empty prompt is still the "
+          "one you were given"),
     _case(_live(FIFTY_DAYS, persona="looper", max_steps=3),
           f"run_agent({FIFTY_DAYS!r}, MockLLM(persona='looper'), BASIC_TOOLS, max_steps=3)",
           lambda t: t.stop_reason == "step_limit" and len(t.steps) == 3,
@@ -301,6 +373,14 @@ AGENT_CASES = (
     Case(setup=_defaults(42, _diligent), raises=TypeError, match="question",
          label="run_agent(42, MockLLM())",
          hint="call check_arguments(question, client, tools, max_steps) before anything else"),
+    Case(setup=_defaults("What is today's date?", _diligent, max_steps=0), raises=ValueError,
+         match="max_steps", label="run_agent(q, MockLLM(), max_steps=0)",
+         hint="call check_arguments(question, client, tools, max_steps): it refuses a max_steps "
+              "below 1, which would end the run before any step"),
+    Case(setup=_failing(), raises=RateLimitError,
+         label="run_agent(q, MockLLM.from_script([final], failures={1: 'rate_limit'}), BASIC_TOOLS)",
+         hint="let the client's errors through: a rate limit is not something the model wrote, "
+              "so no try/except around run_step (lesson 05 retries it, with waits and a budget)"),
 )
 
 EXERCISES = [

@@ -60,6 +60,24 @@ CUT_CASES = (
     _cut("Thought: I need the date.\nAction: get_current_date\nObservation: 2023-10-31",
          "Thought: I need the date.\nAction: get_current_date",
          "no Action Input after the Action: keep the text up to the end of the Action line"),
+    _cut("Thought: I need the date.\nAction: get_current_date\nThought: Then the sum.\nAction: calculator\n"
+         'Action Input: {"expression": "1 + 1"}', "Thought: I need the date.\nAction: get_current_date",
+         "step 2 looks at the NEXT field line only: here a Thought, so the Action has no input; the "
+         "Action Input further on belongs to another Action"),
+    _cut('Thought: Compute.\nAction: calculator\nAction Input: {"expression": "(17 + 5) * 3"} = 66, so the '
+         "answer is 66.", 'Thought: Compute.\nAction: calculator\nAction Input: {"expression": "(17 + 5) * 3"}',
+         "cut right after the `}` that closes the input, inside its line: what follows it on the "
+         "same line was written before the tool ran"),
+    _cut('Thought: Weather.\nAction: get_weather\nAction Input:\n```json\n{"city": "Beijing", "date": '
+         '"2025-03-15"}\n```\nObservation: Sunny',
+         'Thought: Weather.\nAction: get_weather\nAction Input:\n```json\n{"city": "Beijing", "date": '
+         '"2025-03-15"}',
+         "look for the `{` in the whole Action Input field, up to the next field line: the JSON may "
+         "start on a line after 'Action Input:' (here in a code fence)"),
+    _cut("Thought: Weather.\nAction: get_weather\nAction Input: Beijing\nIt will be sunny, so the answer is yes.",
+         "Thought: Weather.\nAction: get_weather\nAction Input: Beijing",
+         "an input without `{` is its first line only: the lines after it, even without a label, "
+         "were written before the tool ran"),
     _cut("Thought: Weather.\nAction: get_weather\nAction Input: Beijing, 2025-03-15\nObservation: Sunny",
          "Thought: Weather.\nAction: get_weather\nAction Input: Beijing, 2025-03-15",
          "an input that is not JSON ends with its line"),
@@ -131,6 +149,13 @@ REPEAT_CASES = (
              "count the identical calls anywhere in the list, not only in a row"),
     _verdict([_TODAY] * 3, *_TODAY, "stop", "twice or more before: still 'stop'"),
     _verdict([_TODAY, _BEIJING], *_SHANGHAI, "new", "count only identical calls"),
+    _verdict([("Weather", {"city": "Beijing"})], "weather", {"city": "Beijing"}, "new",
+             "compare the names as they are (==): GuardedTools has matched every known name to its "
+             "tool already, and two names it could not match are two different calls"),
+    _verdict([("query_orders", {"filter": {"status": "paid", "month": "2025-03"}})], "query_orders",
+             {"filter": {"month": "2025-03", "status": "paid"}}, "repeat",
+             "compare the inputs with ==, which compares nested dicts too, whatever their key order "
+             "(a set or the text of the items fails on a nested dict)"),
     _copies([_TODAY], *_TODAY, "repeat",
             "only read `calls`: the guarded registry adds each call to it after asking you, so "
             "a call you append is counted twice", untouched=True),
