@@ -1,6 +1,8 @@
 """Wrong solutions of lesson 08's exercises (save_fact, recall_fact)."""
 from __future__ import annotations
 
+import sqlite3
+
 from tests.wrong_solutions import Catalogue
 
 CATALOGUE = Catalogue("08")
@@ -118,6 +120,45 @@ def own_global_connection(conn, key, value, session=None):
                            (session, key, value)).lastrowid
 
 
+_INSERT = "INSERT INTO facts (session, key, value) VALUES (?, ?, ?)"
+
+
+@CATALOGUE.wrong("save_fact", fault="returns COUNT(*) + 1 read before the INSERT as the new id",
+                 says="the new id is neither COUNT(*) + 1 nor MAX(id) + 1")
+def counts_the_rows_for_the_id(conn, key, value, session=None):
+    new_id = conn.execute("SELECT COUNT(*) FROM facts").fetchone()[0] + 1  # ids count from 1
+    conn.execute(_INSERT, (session, key, value))
+    conn.commit()
+    return new_id
+
+
+@CATALOGUE.wrong("save_fact", fault="returns MAX(id) + 1 read before the INSERT as the new id",
+                 says="the new id is neither COUNT(*) + 1 nor MAX(id) + 1")
+def next_id_before_the_insert(conn, key, value, session=None):
+    with conn:
+        new_id = (conn.execute("SELECT MAX(id) FROM facts").fetchone()[0] or 0) + 1
+        conn.execute(_INSERT, (session, key, value))
+    return new_id
+
+
+@CATALOGUE.wrong("save_fact", fault="skips the INSERT when the key's latest value is the one given",
+                 says="save adds a row every time, even for the value saved last")
+def skips_a_value_already_saved(conn, key, value, session=None):
+    latest = conn.execute("SELECT id, value FROM facts WHERE key = ? ORDER BY id DESC LIMIT 1", (key,)).fetchone()
+    if latest is not None and latest[1] == value:  # nothing new to remember
+        return latest[0]
+    cursor = conn.execute(_INSERT, (session, key, value))
+    conn.commit()
+    return cursor.lastrowid
+
+
+@CATALOGUE.wrong("save_fact", fault="commits before the INSERT instead of after it",
+                 says="Call conn.commit() after the INSERT")
+def commits_first(conn, key, value, session=None):
+    conn.commit()
+    return conn.execute(_INSERT, (session, key, value)).lastrowid
+
+
 # ---------------------------------------------------------------- recall_fact
 
 @CATALOGUE.wrong("recall_fact", fault="takes the first row (no ORDER BY): the oldest value",
@@ -199,3 +240,31 @@ def formatted_key(conn, key):
 def bare_column_beside_max(conn, key):
     row = conn.execute("SELECT value, MAX(id) FROM facts WHERE key = ?", (key,)).fetchone()
     return row[0] if row else None
+
+
+_RECALLED: dict = {}
+
+
+@CATALOGUE.wrong("recall_fact", fault="keeps each value it read in a dict, for later calls",
+                 says="nothing was read through conn: a value kept from an earlier call")
+def cached_values(conn, key):
+    if key not in _RECALLED:  # a query per key is enough
+        row = conn.execute("SELECT value FROM facts WHERE key = ? ORDER BY id DESC LIMIT 1", (key,)).fetchone()
+        _RECALLED[key] = row[0] if row else None
+    return _RECALLED[key]
+
+
+@CATALOGUE.wrong("recall_fact", fault="sets conn.row_factory to sqlite3.Row to read the value by name",
+                 says="it changed conn.row_factory")
+def rows_by_name(conn, key):
+    conn.row_factory = sqlite3.Row
+    row = conn.execute("SELECT value FROM facts WHERE key = ? ORDER BY id DESC LIMIT 1", (key,)).fetchone()
+    return row["value"] if row else None
+
+
+@CATALOGUE.wrong("recall_fact", fault="reads every fact, oldest first, into a dict and takes the key's",
+                 harmless="with ORDER BY id the dict keeps each key's latest value, so every value is "
+                          "the reference's; it reads the whole table to find one value, which the "
+                          "lesson's small stores do not notice")
+def every_fact_in_a_dict(conn, key):
+    return dict(conn.execute("SELECT key, value FROM facts ORDER BY id").fetchall()).get(key)

@@ -80,10 +80,11 @@ class _WatchedCursor(sqlite3.Cursor):
         return super().executescript(self.connection._seen(script))
 
 
-def _store(name: str, facts: tuple[tuple[str, str], ...],
-           index: bool = False) -> Callable[[], tuple[tuple, dict]]:
-    """Setup: a fresh store `name` holding `facts` (with an index on (key, value) when `index`),
-    and a new watched connection to it as the first argument."""
+def _store(name: str, facts: tuple[tuple[str, str], ...], index: bool = False,
+           forget_last: bool = False) -> Callable[[], tuple[tuple, dict]]:
+    """Setup: a fresh store `name` holding `facts` (with an index on (key, value) when `index`;
+    with the last of them deleted again when `forget_last`), and a new watched connection to it
+    as the first argument."""
     def make() -> tuple[tuple, dict]:
         from solutions.memory.store import connect, save_fact
 
@@ -94,6 +95,9 @@ def _store(name: str, facts: tuple[tuple[str, str], ...],
             save_fact(conn, key, value)
         if index:
             conn.execute("CREATE INDEX facts_by_value ON facts (key, value)")
+        if forget_last:
+            with conn:
+                conn.execute("DELETE FROM facts WHERE id = (SELECT MAX(id) FROM facts)")
         conn.close()
         watched = sqlite3.connect(folder / "memory.sqlite", factory=_Watched)
         _CURRENT.clear()
@@ -149,12 +153,14 @@ def _after_commit(conn: sqlite3.Connection, path: Path) -> None:
 
 
 def _saves(name: str, facts: tuple[tuple[str, str], ...], key: str, value: str,
-           hint: str, session: int | None = None, other_session: bool = False) -> Case:
+           hint: str, session: int | None = None, other_session: bool = False,
+           forget_last: bool = False) -> Case:
     """A case: save_fact adds exactly one committed row (key, value) and returns its id, without
     the key or the value in its SQL text, and leaves the connection open. With `other_session`,
-    another session saves a row right after the function's commit."""
-    before = len(facts)
-    setup = _store(name, facts)
+    another session saves a row right after the function's commit; with `forget_last`, the last
+    of `facts` was deleted before the call."""
+    before = len(facts) - forget_last
+    setup = _store(name, facts, forget_last=forget_last)
 
     def make() -> tuple[tuple, dict]:
         (conn,), _ = setup()
@@ -172,7 +178,9 @@ def _saves(name: str, facts: tuple[tuple[str, str], ...], key: str, value: str,
 
     extra = "" if session is None else f", session={session}"
     shown = f"save_fact(conn, {key!r}, {value!r}{extra})"
-    held = f"the store holds {before} fact{'s' * (before > 1)}" if facts else "an empty store"
+    held = f"the store holds {before} fact{'s' * (before != 1)}" if facts else "an empty store"
+    if forget_last:
+        held += "; one more was saved, then deleted"
     if other_session:
         held += "; another session saves a fact right after your commit"
     return Case(setup=make, expect=test, hint=hint, label=f"{shown}  # {held}",
@@ -198,6 +206,14 @@ SAVE_CASES = (
            "a value may span lines and hold SQL's comment mark: it is data, kept as given"),
     _saves("save-9", (("note", "x"),) * 3, "note", "y" * 1000,
            "a long value is saved whole, and the three older rows stay"),
+    _saves("save-11", (("last_city", "Shanghai"),), "last_city", "Shanghai",
+           "save adds a row every time, even for the value saved last: the table is the fact's "
+           "history (one row per save, with its session); do not skip a value already there"),
+    _saves("save-12", (("units", "celsius"), ("note", "x"), ("note", "y"), ("note", "z")),
+           "last_city", "Shanghai",
+           "rows can be deleted, and an AUTOINCREMENT id is never reused: the new id is neither "
+           "COUNT(*) + 1 nor MAX(id) + 1 read before the INSERT; return cursor.lastrowid",
+           forget_last=True),
     _saves("save-10", (("last_city", "Shanghai"),), "last_city", "Chengdu",
            "another session may save between your commit and your next query, so the largest id "
            "(SELECT MAX(id)) can be its row: return cursor.lastrowid, the id of your own INSERT",
@@ -273,7 +289,8 @@ def _recalls(name: str, facts: tuple[tuple[str, str], ...], key: str, expected: 
         return (conn, key), {}
 
     def test(returned: Any) -> bool:  # `expected` is shown in the report; this judges
-        return returned == expected and (returned is None) == (expected is None) and not _in_sql(key)
+        return returned == expected and (returned is None) == (expected is None) and not _in_sql(key) \
+            and _CURRENT["conn"].row_factory is None
 
     listed = ", ".join(f"{k}={v!r}" for k, v in facts) or "nothing"
     where = "; the store has an index on (key, value)" if index else ""
@@ -285,7 +302,7 @@ _LATEST = ("the latest value is the row saved last: ORDER BY id DESC LIMIT 1 (wi
            "rows come in whatever order SQLite reads them, often the oldest first; MAX(value) is "
            "the largest value, not the latest)")
 RECALL_CASES = (
-    _recalls("recall-1", (), "last_city", None, "a key never saved gives None (fetchone() is None)"),
+    _recalls("recall-1", (), "units", None, "a key never saved gives None (fetchone() is None)"),
     _recalls("recall-2", (("last_city", "Shanghai"),), "last_city", "Shanghai",
              "select the value of the row whose key is `key`"),
     _recalls("recall-3", (("last_city", "Shanghai"), ("last_city", "Beijing")), "last_city",
@@ -320,6 +337,13 @@ RECALL_CAUSES = (
           "when no row comes back (row[0] if row else None)", raised=True),
     Cause(lambda value: _in_sql(_CURRENT.get("key", "")), f"the SQL text holds the key, "
           f"{_FORMATTED}: use conn.execute('... WHERE key = ? ...', (key,))"),
+    Cause(lambda value: _CURRENT["conn"].row_factory is not None, "it changed conn.row_factory, "
+          "a setting of the caller's connection: every later query through conn (the summary, the "
+          "cells that print rows) gets sqlite3.Row objects instead of tuples; read row[0], or set "
+          "row_factory on a cursor of your own"),
+    Cause(lambda value: getattr(_CURRENT.get("conn"), "statements", None) == [], "nothing was read "
+          "through conn: a value kept from an earlier call (a cache, a global) or read through "
+          "another connection; query conn every time, since another session may have saved since"),
     Cause(lambda value: isinstance(value, (tuple, list, sqlite3.Row)),
           "returns the whole row: return row[0], the value itself"),
     Cause(lambda value: value is not None and value == _CURRENT.get("key"),
