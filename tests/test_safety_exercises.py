@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from solutions.course.check import check
+from solutions.course.exercises import exercises
 from solutions.safety import approval, injection
 
 
@@ -16,7 +17,9 @@ def test_the_references_pass_every_case(capsys) -> None:
         return injection.neutralise(text)
     assert check(approval_decision) is approval_decision and check(neutralise) is neutralise
     out = capsys.readouterr().out
-    assert "✓ approval_decision: 15/15 cases pass" in out and "✓ neutralise: 12/12 cases pass" in out
+    for name in ("approval_decision", "neutralise"):
+        count = len(exercises()[name].cases)
+        assert f"✓ {name}: {count}/{count} cases pass" in out
 
 
 def test_other_correct_solutions_pass(capsys) -> None:

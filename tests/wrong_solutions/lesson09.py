@@ -14,17 +14,18 @@ OWN_PATTERN = re.compile(r"\b(?:ignore|disregard)\b[^.!?\n]*\binstructions?\b|\b
 _APPROVED: set = set()  # the actions a wrong solution remembers as approved
 
 
-def _policy_word(action, action_input, policy):
-    """What the policy says about the call (a word, or a function's answer); raises what it raises."""
+def _policy_word(action, action_input, policy, is_function=callable):
+    """What the policy says about the call (a word, or a function's answer); raises what it raises.
+    `is_function` tells a function from a word."""
     from solutions.safety.approval import ToolCall
-    return policy(ToolCall(action, action_input)) if callable(policy) else policy
+    return policy(ToolCall(action, action_input)) if is_function(policy) else policy
 
 
-def _asked(action, action_input, policy):
-    """The policy's answer, or None when it raises."""
+def _asked(action, action_input, policy, catching=Exception, is_function=callable):
+    """The policy's answer, or None when it raises one of `catching`."""
     try:
-        return _policy_word(action, action_input, policy)
-    except Exception:
+        return _policy_word(action, action_input, policy, is_function)
+    except catching:
         return None
 
 
@@ -162,6 +163,40 @@ def returns_a_bool(action, action_input, tools, policy):
         return False
 
 
+@CATALOGUE.wrong("approval_decision", fault="asks the policy first, then lets a safe call run whatever it said",
+                 says="a call that needs no approval runs without asking the policy")
+def asks_before_testing_the_tool(action, action_input, tools, policy):
+    decision = _asked(action, action_input, policy)  # ask once, up front
+    return _outcome(decision) if _dangerous(action, tools) else "run"
+
+
+@CATALOGUE.wrong("approval_decision", fault="calls the policy only when it is a plain function (inspect.isfunction)",
+                 says="a policy is anything callable")
+def plain_functions_only(action, action_input, tools, policy):
+    import inspect
+    if not _dangerous(action, tools):
+        return "run"
+    return _outcome(_asked(action, action_input, policy, is_function=inspect.isfunction))
+
+
+@CATALOGUE.wrong("approval_decision", fault="catches only the policy's RuntimeError and ValueError",
+                 says="a policy may raise any exception")
+def catches_the_expected_errors(action, action_input, tools, policy):
+    if not _dangerous(action, tools):
+        return "run"
+    # the approval service is down, or answered nonsense: deny
+    return _outcome(_asked(action, action_input, policy, catching=(RuntimeError, ValueError)))
+
+
+@CATALOGUE.wrong("approval_decision", fault="reads a policy's True as an approval",
+                 says="True is not one of the words")
+def true_approves(action, action_input, tools, policy):
+    if not _dangerous(action, tools):
+        return "run"
+    decision = _asked(action, action_input, policy)
+    return "run" if decision is True else _outcome(decision)
+
+
 # ---------------------------------------------------------------- neutralise
 
 @CATALOGUE.wrong("neutralise", fault="replaces only the planted sentence of doc-33",
@@ -238,3 +273,36 @@ def joins_the_lines(text):
 def drops_the_space(text):
     from solutions.safety.injection import has_instruction
     return "".join(_flagged(s).lstrip(" ") if has_instruction(s) else s for s in _sentences(text))
+
+
+@CATALOGUE.wrong("neutralise", fault="cuts at each sentence end and forgets the piece after the last one",
+                 says="the text after the last sentence end is missing")
+def loses_the_last_piece(text):
+    from solutions.safety.injection import has_instruction
+    pieces, start = [], 0
+    for match in SENTENCE_END.finditer(text):
+        sentence, start = text[start:match.end()], match.end()
+        pieces.append(_flagged(sentence) if has_instruction(sentence) else sentence)
+    return "".join(pieces)
+
+
+@CATALOGUE.wrong("neutralise", fault="folds the whole text with plain() first, and returns it folded",
+                 says="the text came back folded by plain()")
+def returns_the_plain_text(text):
+    from solutions.safety.injection import has_instruction, plain
+    text = plain(text)  # read through the disguises once, for every sentence
+    return "".join(_flagged(s) if has_instruction(s) else s for s in _sentences(text))
+
+
+@CATALOGUE.wrong("neutralise", fault="works line by line with splitlines() and joins with '\\n': the last line break is lost",
+                 says="line breaks are gone")
+def line_by_line(text):
+    from solutions.safety.injection import has_instruction
+    return "\n".join("".join(_flagged(s) if has_instruction(s) else s for s in _sentences(line))
+                     for line in text.splitlines())
+
+
+@CATALOGUE.wrong("neutralise", fault="strips the result", says="line breaks are gone")
+def stripped_result(text):
+    from solutions.safety.injection import has_instruction
+    return "".join(_flagged(s) if has_instruction(s) else s for s in _sentences(text)).strip()
