@@ -502,3 +502,18 @@ def quotes_kept(text):
         value = next((line for line in body.split("\n") if line.strip()), "").strip()
         return ({}, None) if value.lower() in {"", "none", "null", "n/a"} else ({"input": value}, None)
     return _read(text, bare=bare)
+
+
+@CATALOGUE.wrong("parse_action_input", fault="reads a bare value with json.loads first, so '42' "
+                 "becomes the int 42", says="a bare value stays text")
+def bare_value_as_json(text):
+    def bare(body):
+        first = next((line for line in body.split("\n") if line.strip()), "")
+        try:
+            value = json.loads(first)  # "Beijing" in quotes, true, 42 ...
+        except ValueError:
+            return _bare(body)
+        if isinstance(value, (str, list)) or value is None:
+            return _bare(body)
+        return {"input": value}, None
+    return _read(text, bare=bare)

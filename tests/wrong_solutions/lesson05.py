@@ -417,3 +417,20 @@ def inputs_as_sorted_json(calls, action, action_input):
 def names_in_lower_case(calls, action, action_input):
     return _verdict(sum(name.lower() == action.lower() and arguments == action_input
                         for name, arguments in calls))
+
+
+@CATALOGUE.wrong("cut_after_action_input", fault="starts at the first Action line, a Final Answer "
+                 "before it ignored", says="an Action OR a Final Answer")
+def final_answer_not_looked_for(text):
+    lines = text.split("\n")
+    kinds = [field_kind(line) for line in lines]
+    if "action" not in kinds:
+        return text
+    return _cut_from(lines, kinds, kinds.index("action"))
+
+
+@CATALOGUE.wrong("repeat_verdict", fault="reverses `calls` in place to look at the latest call first",
+                 says="never change it")
+def reverses_the_calls(calls, action, action_input):
+    calls.reverse()  # the latest first
+    return _verdict(sum(call == (action, action_input) for call in calls))

@@ -259,6 +259,8 @@ ACTION_INPUT_CASES = (
                 "a bare value is the first non-empty line: the lines after it are chatter"),
     _input_case("None", {}, "compare with _EMPTY_INPUTS in lower case: 'None', 'NULL' mean no "
                 "arguments too"),
+    _input_case("42", {"input": "42"}, "a bare value stays text, {'input': '42'}: json.loads would "
+                "make it the int 42, which a tool that takes text (calculator) refuses"),
     _input_case('"Beijing"', {"input": "Beijing"},
                 "strip the quotes and marks around a bare value with _strip_marks"),
     Case(args=('{"expression": }',), expect=_is_input_error,

@@ -93,9 +93,10 @@ CUT_CASES = (
     _cut("Sure! Here is my step.\n\n" + _DATE + "\nI will wait for the result.\nObservation: 2023-10-31",
          "Sure! Here is my step.\n\n" + _DATE,
          "keep everything before the Action, chatter included: the result is the start of the reply"),
-    _cut(_FINAL + "\nThought: Let me check.\nAction: get_current_date\nAction Input: {}",
-         _FINAL + "\nThought: Let me check.\nAction: get_current_date\nAction Input: {}",
-         "when a Final Answer comes before any Action, return the reply unchanged"),
+    _cut(_FINAL + "\nThought: Let me check.\nAction: get_current_date\nAction Input: {}\nObservation: 2025-03-14",
+         _FINAL + "\nThought: Let me check.\nAction: get_current_date\nAction Input: {}\nObservation: 2025-03-14",
+         "when a Final Answer comes before any Action, return the reply unchanged: step 1 looks "
+         "for the first line that is an Action OR a Final Answer"),
     _cut("The answer is 66.", "The answer is 66.", "a reply without an Action comes back unchanged"),
     _cut("", "", "an empty reply comes back unchanged"),
 )
@@ -156,9 +157,9 @@ REPEAT_CASES = (
              {"filter": {"month": "2025-03", "status": "paid"}}, "repeat",
              "compare the inputs with ==, which compares nested dicts too, whatever their key order "
              "(a set or the text of the items fails on a nested dict)"),
-    _copies([_TODAY], *_TODAY, "repeat",
-            "only read `calls`: the guarded registry adds each call to it after asking you, so "
-            "a call you append is counted twice", untouched=True),
+    _copies([_BEIJING, _TODAY], *_TODAY, "repeat",
+            "only read `calls`, never change it (append, sort, reverse): the guarded registry adds "
+            "each call to it after asking you and pairs it with its result", untouched=True),
 )
 
 EXERCISES = [
