@@ -69,7 +69,21 @@ for _fault, _says, _wrong in [
         ("tool_success is the mean of each run's own rate, not the calls pooled",
          "tool_success pools the calls", {"tool_success": _per_run_tool_rate}),
         ("tokens averaged per run instead of summed", "tokens is the sum over the runs",
-         {"tokens": lambda runs: sum(run.tokens for run in runs) // len(runs)})]:
+         {"tokens": lambda runs: sum(run.tokens for run in runs) // len(runs)}),
+        ("a success is any correct run that did not hit the step limit (a repeat-guard stop counts)",
+         "a run stopped by the repeat guard failed too",
+         {"success_rate": lambda runs: sum(run.correct and run.stop_reason != "step_limit"
+                                           for run in runs) / len(runs)}),
+        ("step-limit hits counted as the runs that took 6 steps, the lesson's max_steps",
+         "not the runs with 6 steps", {"step_limit_hits": lambda runs: sum(run.steps >= 6 for run in runs)}),
+        ("runs counts the distinct questions, not the runs", "runs is not the number of runs given",
+         {"runs": lambda runs: len({run.question_id for run in runs})}),
+        ("average_steps counts the tool calls, not the model calls", "average_steps counts the tool calls",
+         {"average_steps": lambda runs: sum(run.tool_calls for run in runs) / len(runs)}),
+        ("tool_success as the share of runs whose calls all worked", "tool_success is the share of runs",
+         {"tool_success": lambda runs: (sum(not run.tool_errors for run in runs if run.tool_calls)
+                                        / sum(1 for run in runs if run.tool_calls))
+          if any(run.tool_calls for run in runs) else None})]:
     CATALOGUE.wrong("summarise", fault=_fault, says=_says)(_with(**_wrong))
 
 
@@ -131,7 +145,12 @@ for _fault, _says, _wrong in [
         ("a tie in rates ignores token differences under 5%, as if they were noise", "no tolerance",
          _verdict(tokens_differ=lambda b, a: abs(a.tokens - b.tokens) > 0.05 * b.tokens)),
         ("more tokens read as better (the tie-break the wrong way round)", "fewer tokens is better",
-         _verdict(fewer_is_better=False))]:
+         _verdict(fewer_is_better=False)),
+        ("compares the rates rounded to three places", "rounding hides it",
+         _verdict(operator.ne, lambda m: round(m.success_rate, 3))),
+        ("the tokens decide only when the rates are exactly equal, so a rounding tie is 'same'",
+         "the tokens decide", _verdict(tokens_differ=lambda b, a: a.success_rate == b.success_rate
+                                        and a.tokens != b.tokens))]:
     CATALOGUE.wrong("verdict", fault=_fault, says=_says)(_wrong)
 
 
@@ -168,3 +187,22 @@ def tie_broken_by_steps(before, after):
                  says="return exactly 'better', 'worse' or 'same'")
 def capitalised_words(before, after):
     return _verdict()(before, after).capitalize()
+
+
+@CATALOGUE.wrong("verdict", fault="the average steps break a tie in the tokens", says="steps are already in the tokens")
+def steps_after_the_tokens(before, after):
+    if _verdict()(before, after) == "same" and after.average_steps != before.average_steps:
+        return "better" if after.average_steps < before.average_steps else "worse"
+    return _verdict()(before, after)
+
+
+@CATALOGUE.wrong("verdict", fault="a tie in the rates is broken by the tokens per run, not the tokens",
+                 harmless="every comparison of the lesson measures the same 38 questions before and after, "
+                          "so tokens per run and tokens order the changes the same way")
+def tokens_per_run(before, after):
+    if _differ(after.success_rate, before.success_rate):
+        return "better" if after.success_rate > before.success_rate else "worse"
+    spent_before, spent_after = before.tokens / max(before.runs, 1), after.tokens / max(after.runs, 1)
+    if spent_after != spent_before:  # a fairer comparison when the set grows
+        return "better" if spent_after < spent_before else "worse"
+    return "same"

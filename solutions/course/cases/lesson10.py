@@ -29,14 +29,37 @@ def _same(value: Any, expected: tuple) -> bool:
     return True
 
 
+RUNS: list[Any] = []
+"""The runs the current summarise case passes (set by its setup, read by the causes)."""
+
+
 def _measures(runs: list[tuple], expected: tuple, label: str, hint: str, *, once: bool = False) -> Case:
     """A case: summarise(<runs>) gives Metrics equal to `expected`; `once`: the runs come as a generator."""
     def setup() -> tuple[tuple, dict]:
         built = [_run(*r) for r in runs]
+        RUNS[:] = built
         return ((run for run in built) if once else built,), {}
     names = "runs, success_rate, average_steps, tool_success, tokens, step_limit_hits"
     return Case(setup=setup, expect=lambda value: _same(value, expected), label=label, hint=hint,
                 says=f"Metrics({', '.join(f'{n}={v!r}' for n, v in zip(names.split(', '), expected))})")
+
+
+def _close(a: Any, b: Any) -> bool:
+    """Two numbers equal to 1e-9 (False when either is None or not a number)."""
+    return all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b)) \
+        and math.isclose(a, b, abs_tol=1e-9)
+
+
+def _pooled_tool_success() -> float | None:
+    """The right tool_success of the case's runs."""
+    calls = sum(run.tool_calls for run in RUNS)
+    return (calls - sum(run.tool_errors for run in RUNS)) / calls if calls else None
+
+
+def _share_of_runs_without_errors() -> float | None:
+    """The share of the case's runs with tool calls that had no failed call (a mistaken tool_success)."""
+    with_tools = [run for run in RUNS if run.tool_calls]
+    return sum(not run.tool_errors for run in with_tools) / len(with_tools) if with_tools else None
 
 
 SUMMARISE_CASES = (
@@ -63,6 +86,17 @@ SUMMARISE_CASES = (
               "summarise([<stopped by the repeat guard>])",
               "step_limit_hits counts stop_reason 'step_limit' only (a run the repeat guard stopped "
               "is a failure, not a step-limit hit); tool_success is (calls - errors) / calls"),
+    _measures([(True, "repeated_call", 3, 3, 0, 300), (True, "answered", 2, 1, 0, 100)],
+              (2, 0.5, 2.5, 1.0, 400, 0),
+              "summarise([<stopped by the repeat guard, graded correct>, <answered>])",
+              "a success is a run that answered (stop_reason == 'answered') with an answer the grader "
+              "accepted: a run stopped by the repeat guard failed too, whatever the grader says, like "
+              "a step-limit run (test == 'answered', not != 'step_limit')"),
+    _measures([(True, "answered", 6, 5, 0, 600), (False, "step_limit", 6, 6, 0, 700)],
+              (2, 0.5, 6.0, 1.0, 1300, 1),
+              "summarise([<answered at step 6>, <step limit after 6>])",
+              "the first run answered at its sixth step: it did not hit the limit; count the runs whose "
+              "stop_reason is 'step_limit', not the runs with 6 steps (max_steps may be anything)"),
     _measures([(True, "answered", 1, 0, 0, 40)], (1, 1.0, 1.0, None, 40, 0),
               "summarise([<answered without a tool>])",
               "no tool calls: tool_success is None (no rate over nothing), not 0 or 1"),
@@ -87,6 +121,16 @@ SUMMARISE_CAUSES = (
           "runs without tool calls, must not divide by 0 (return 0.0 or None as the cases say)", raised=True),
     has_attributes("runs", "success_rate", "average_steps", "tool_success", "tokens", "step_limit_hits",
                    says="return a Metrics(runs, success_rate, average_steps, tool_success, tokens, step_limit_hits)"),
+    Cause(lambda value: value.runs != len(RUNS), "runs is not the number of runs given: count every run, "
+          "len(runs) (a sweep runs each question once per persona and variant: not the distinct questions)"),
+    Cause(lambda value: RUNS and _close(value.average_steps, sum(r.tool_calls for r in RUNS) / len(RUNS))
+          and not _close(value.average_steps, sum(r.steps for r in RUNS) / len(RUNS)),
+          "average_steps counts the tool calls: a step is a model call, run.steps (the final answer is "
+          "a step too, and so is a format error)"),
+    Cause(lambda value: _close(value.tool_success, _share_of_runs_without_errors())
+          and not _close(value.tool_success, _pooled_tool_success()),
+          "tool_success is the share of runs without a failed call: it is a share of the calls, "
+          "pooled: (all calls - all errors) / all calls"),
 )
 
 
@@ -131,6 +175,9 @@ VERDICT_CASES = (
     _judges((0.3, 1000), (0.1 + 0.2, 1000), "same", "0.1 + 0.2 is 0.30000000000000004, the same rate "
             "computed another way: compare rates with a small tolerance (abs(a - b) > 1e-9), not ==, "
             "or a rounding shows as a change"),
+    _judges((0.3, 1000), (0.1 + 0.2, 800), "better", "0.1 + 0.2 is the rate 0.3 computed another way, a "
+            "tie: so the tokens decide, and 800 is fewer than 1,000; when the rates differ by 1e-9 or "
+            "less, compare the tokens (do not test the rates with == for the tie)"),
     _judges((0.9, 1000), (0.9, 999), "better", "same success rate: 999 tokens is fewer than 1,000, "
             "so better; tokens are counted, not measured: any difference decides, no tolerance"),
     _judges((1.0, 98_047, 2.4, 38), (37 / 38, 87_946, 2.4, 38), "worse",
@@ -142,6 +189,9 @@ VERDICT_CASES = (
             "the set grew from 38 to 40 questions: 38 right of 40 (95%) is a lower rate than 37 of "
             "38 (97%), though more answers are right; compare success rates, not counts of right "
             "answers"),
+    _judges((1007 / 1026, 500_810, 2.4, 1026), (1006 / 1026, 490_000, 2.4, 1026), "worse",
+            "one run of the sweep's 1,026 regressed, and both rates round to 0.981 at three places: "
+            "rounding hides it; compare the rates themselves, abs(after - before) > 1e-9"),
 )
 
 VERDICT_CAUSES = (
