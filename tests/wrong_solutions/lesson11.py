@@ -37,26 +37,62 @@ def checks_the_type_only(rows, start, end):
     return [] if isinstance(rows, list) and rows else ["the order list is empty or not a list"]
 
 
+def _iso_day(value, start, end):
+    """'' when date.fromisoformat reads `value` as a day from start to end, else the problem (the
+    mistake: any form fromisoformat reads passes, '20241105' included)."""
+    try:
+        day = dt.date.fromisoformat(value)
+    except (TypeError, ValueError):
+        return "has no date"
+    return "" if dt.date.fromisoformat(start) <= day <= dt.date.fromisoformat(end) else "is out of range"
+
+
+def _float_amount(value, catching=(TypeError, ValueError)) -> bool:
+    """True when float() reads `value` (a bool aside): the mistake lets 'NaN' and 'inf' through."""
+    if isinstance(value, bool):
+        return False
+    try:
+        float(value)
+    except catching:
+        return False
+    return True
+
+
+def _finite_amount_value_errors_only(value) -> bool:
+    """A finite float(value), catching ValueError only: float(None) raises TypeError."""
+    if isinstance(value, bool):
+        return False
+    try:
+        return abs(float(value)) != float("inf") and float(value) == float(value)
+    except ValueError:
+        return False
+
+
 def _validator(*, rows_checked: str = "dict and keys", inclusive: bool = True, unique: str = "set",
                calendar: bool = True, amounts: str = "numbers", every_row: bool = True,
-               every_problem: bool = True, empty_refused: bool = True):
+               every_problem: bool = True, empty_refused: bool = True, list_checked: bool = True,
+               iso_dates: bool = False):
     """A validator with everything right but what the arguments turn off (one mistake each).
 
     rows_checked: "dict and keys", "dict only" (keys read with .get), "nothing" (keys read with
     [], so a missing one raises KeyError), or "keys only" (.keys() on a row that is no dict)."""
     def validate(rows, start, end):
-        if not isinstance(rows, list) or (empty_refused and not rows):
+        if (list_checked and not isinstance(rows, list)) or (empty_refused and not rows):
             return ["the order list is empty or not a list"]
         problems, seen = [], set()
         for number, row in enumerate(rows):
             is_dict = rows_checked == "keys only" or isinstance(row, dict)
-            has_keys = rows_checked in ("dict only", "nothing") or set(KEYS) <= row.keys()
+            has_keys = rows_checked in ("dict only", "nothing") or (is_dict and set(KEYS) <= row.keys())
             if not is_dict or not has_keys:
                 problems.append(f"a row is not an order: {row!r}")
                 continue
             get = row.get if rows_checked == "dict only" else row.__getitem__
             date, oid = get("date"), get("id")
-            if calendar and not _is_day(date):
+            if iso_dates and _iso_day(date, start, end):
+                problems.append(f"order {oid} {_iso_day(date, start, end)}")
+            elif iso_dates:
+                pass
+            elif calendar and not _is_day(date):
                 problems.append(f"order {oid} has no date YYYY-MM-DD")
             elif not (start <= str(date) <= end if inclusive else start < str(date) < end):
                 problems.append(f"order {oid} is dated {date}, outside {start} to {end}")
@@ -67,7 +103,8 @@ def _validator(*, rows_checked: str = "dict and keys", inclusive: bool = True, u
             seen.add(oid)
             amount = get("amount")
             number = {"numbers": _is_amount, "scalars": lambda value: isinstance(value, (int, float, str)),
-                      "not text": lambda value: isinstance(value, (int, float))}[amounts]
+                      "not text": lambda value: isinstance(value, (int, float)), "float": _float_amount,
+                      "finite, ValueError only": _finite_amount_value_errors_only}[amounts]
             if not number(amount):
                 problems.append(f"order {oid} has no amount")
             if not every_row or (not every_problem and problems):
@@ -96,8 +133,18 @@ for _fault, _says, _mistake in [
          {"every_row": False}),
         ("returns at the first problem, hiding the others", "report every problem, not only the first",
          {"every_problem": False}),
-        ("accepts an empty list of orders", "an empty order list is a problem", {"empty_refused": False})]:
+        ("accepts an empty list of orders", "an empty order list is a problem", {"empty_refused": False}),
+        ("an amount is whatever float() reads: 'NaN' and 'inf' pass", "'NaN' is 'not a number' by name",
+         {"amounts": "float"}),
+        ("catches ValueError only around float(amount): None raises TypeError",
+         "float(None) raises TypeError", {"amounts": "finite, ValueError only"}),
+        ("never checks that the order list is a list: a generator is checked, and used up",
+         "the checkpoint must be a list", {"list_checked": False})]:
     CATALOGUE.wrong("validate_orders", fault=_fault, says=_says)(_validator(**_mistake))
+CATALOGUE.wrong("validate_orders", fault="reads dates with date.fromisoformat alone, which takes '20241105' too",
+                harmless="order_rows reads a date only where the listing has \\d{4}-\\d{2}-\\d{2}, so no row "
+                         "of the lesson holds another form, and the lesson names fromisoformat as the check")(
+    _validator(iso_dates=True))
 
 
 @CATALOGUE.wrong("validate_orders", fault="sorts the caller's list in place to check the first and last dates",
@@ -215,3 +262,47 @@ CATALOGUE.wrong("run_stages", fault="retries a failed stage twice and keeps only
                 says="no retry (each model call must show in run.results)")(_retrying(False))
 CATALOGUE.wrong("run_stages", fault="retries a failed stage twice and records every try",
                 says="a stage's result is in run.results twice")(_retrying(True))
+
+
+def _own_stage(stage, client, tools, checkpoints) -> StageResult:
+    """run_stage written again, without its care for a checkpoint that cannot be read."""
+    traces = [run_agent(question, client, tools, stage.max_steps) for question in stage.questions(checkpoints)]
+    checkpoint = stage.extract(traces, checkpoints)
+    return StageResult(stage.name, traces, checkpoint, list(stage.validate(checkpoint, checkpoints)))
+
+
+def _stopping_runner(run_one, failed):
+    """The exercise's runner, with `run_one` for run_stage and `failed(result, checkpoints)` for `not result.ok`."""
+    def run_stages(stages, client, tools):
+        run = StagedRun([])
+        for stage in stages:
+            run.results.append(run_one(stage, client, tools, run.checkpoints))
+            if failed(run.results[-1], stage, run.checkpoints):
+                run.failed = stage.name
+                break
+            run.checkpoints[stage.name] = run.results[-1].checkpoint
+        return run
+    return run_stages
+
+
+CATALOGUE.wrong("run_stages", fault="runs the loops, reads and validates the checkpoint itself, not with run_stage",
+                says="run_stage turns that into a problem")(
+    _stopping_runner(_own_stage, lambda result, stage, checkpoints: not result.ok))
+CATALOGUE.wrong("run_stages", fault="a stage fails when its checkpoint is falsy or has problems",
+                harmless="no checkpoint of the report's stages that holds is falsy (a period, a non-empty "
+                         "order list, a dict of totals, a report text), so every run stops where the "
+                         "reference's does")(
+    _stopping_runner(run_stage, lambda result, stage, checkpoints: not result.checkpoint or bool(result.problems)))
+CATALOGUE.wrong("run_stages", fault="validates the checkpoint again instead of reading result.ok",
+                harmless="the validators only read their checkpoint, so a second validation finds the same "
+                         "problems, and the run stops at the same stage")(
+    _stopping_runner(run_stage, lambda result, stage, checkpoints: bool(stage.validate(result.checkpoint, checkpoints))))
+
+
+@CATALOGUE.wrong("run_stages", fault="takes each stage off the caller's list with pop(0)",
+                 says="the list of stages was changed")
+def pops_the_stages(stages, client, tools):
+    def taken():  # the stages as a queue
+        while stages:
+            yield stages.pop(0)
+    return _stopping_runner(run_stage, lambda result, stage, checkpoints: not result.ok)(taken(), client, tools)

@@ -31,10 +31,13 @@ def _problems(*mentions: str) -> Callable[[Any], bool]:
     return test
 
 
-def _given(rows: Any) -> Callable[[], tuple[tuple, dict]]:
+def _given(rows: Any, as_generator: bool = False) -> Callable[[], tuple[tuple, dict]]:
     """Setup: a fresh copy of `rows` for each case, so that a validator that changes its input
-    changes only its own case's rows."""
-    return lambda: ((copy.deepcopy(rows), START, END), {})
+    changes only its own case's rows (with `as_generator`, handed over as a generator of them)."""
+    def setup() -> tuple[tuple, dict]:
+        fresh = copy.deepcopy(rows)
+        return ((row for row in fresh) if as_generator else fresh, START, END), {}
+    return setup
 
 
 def _holds(rows: list[dict], label: str, hint: str) -> Case:
@@ -42,10 +45,10 @@ def _holds(rows: list[dict], label: str, hint: str) -> Case:
     return Case(setup=_given(rows), expected=[], label=label, hint=hint)
 
 
-def _refused(rows: Any, label: str, mentions: tuple[str, ...], hint: str) -> Case:
+def _refused(rows: Any, label: str, mentions: tuple[str, ...], hint: str, as_generator: bool = False) -> Case:
     """A case: the checkpoint does not hold, and the problems name what is wrong."""
     named = f", naming {', '.join(mentions)}" if mentions else ""
-    return Case(setup=_given(rows), expect=_problems(*mentions), label=label,
+    return Case(setup=_given(rows, as_generator), expect=_problems(*mentions), label=label,
                 says=f"a non-empty list of problems{named}", hint=hint)
 
 
@@ -98,6 +101,14 @@ ORDERS_CASES = (
              "an amount must be a number: True is a bool (isinstance(True, int) holds and "
              "float(True) is 1.0, but it is no money amount): refuse bools and text that is not "
              "a number"),
+    _refused(GOOD + [_row("A0809", "2024-11-05", amount="NaN")],
+             "validate_orders(<+ an order whose amount is 'NaN'>)", ("A0809",),
+             "'NaN' is 'not a number' by name: float() reads it (and 'inf'), but no money amount is NaN "
+             "or infinite, and the totals would be NaN: refuse what is not finite (math.isfinite)"),
+    _refused(GOOD + [_row("A0810", "2024-11-06", amount=None)],
+             "validate_orders(<+ an order whose amount is None>)", ("A0810",),
+             "an amount of None is a problem to report, not an exception: float(None) raises TypeError, "
+             "not ValueError; catch both, or test the type first"),
     _refused(GOOD + [_row("A0804", "2025-01-02"), _row("A0801", "2024-10-03")],
              "validate_orders(<+ A0804 dated 2025-01-02, + A0801 again>)", ("A0804", "A0801"),
              "report every problem, not only the first: the stage's message lists them all"),
@@ -108,6 +119,10 @@ ORDERS_CASES = (
              "without crashing on it"),
     _refused("A0801 | 2024-10-01 | Books | 10.50 | shipped", "validate_orders(<a str>, ...)", (),
              "a checkpoint that is not a list is a problem, reported, not an exception"),
+    _refused(GOOD, "validate_orders(<the 3 good orders, as a generator>, start, end)", (),
+             "the checkpoint must be a list: a generator is not one (test isinstance(rows, list)); "
+             "checking a generator uses it up, and the next stage would find no orders in it",
+             as_generator=True),
 )
 ORDERS_CAUSES = (
     returns(list, "returns something that is not a list: return the problems found, a list of "
@@ -142,10 +157,13 @@ class _Counting:
 
 
 STAGE_QUESTIONS = "one: 2 + 2, two: one * 10, three: two + one"
+STAGES_GIVEN: list[Any] = [[], []]
+"""The stages list the current run_stages case passes, and a copy taken before the call."""
 
 
-def _stages(holds: tuple[bool, ...], client: dict) -> Callable[[], tuple[tuple, dict]]:
-    """Setup: up to three arithmetic stages, each using checkpoints before it, holding as `holds` says."""
+def _stages(holds: tuple[bool | None, ...], client: dict) -> Callable[[], tuple[tuple, dict]]:
+    """Setup: up to three arithmetic stages, each using checkpoints before it, holding as `holds` says
+    (None: the stage asks a question whose answer holds no number, so its checkpoint cannot be read)."""
     def setup() -> tuple[tuple, dict]:
         from mockllm import MockLLM
         from solutions.planning.stages import Stage
@@ -159,8 +177,10 @@ def _stages(holds: tuple[bool, ...], client: dict) -> Callable[[], tuple[tuple, 
         every = [("one", lambda c: "What is 2 + 2?", "4"),
                  ("two", lambda c: f"What is {c['one']} * 10?", "40"),
                  ("three", lambda c: f"What is {c['two']} + {c['one']}?", "44")]
-        stages = [stage(*spec, ok) for spec, ok in zip(every, holds)]
+        unreadable = (every[1][0], lambda c: "What is the capital of France?", "")
+        stages = [stage(*(unreadable if ok is None else spec), bool(ok)) for spec, ok in zip(every, holds)]
         client["counting"] = _Counting(MockLLM(persona="diligent", seed=0))
+        STAGES_GIVEN[:] = [stages, list(stages)]
         return (stages, client["counting"], world_tools()), {}
     return setup
 
@@ -173,15 +193,19 @@ def _ran(names: list[str], checkpoints: dict, failed: str | None, client: dict) 
         return isinstance(results, list) and [getattr(r, "name", None) for r in results] == names \
             and getattr(value, "checkpoints", None) == checkpoints \
             and getattr(value, "failed", "?") == failed \
-            and sum(len(t.steps) for r in results for t in r.traces) == client["counting"].calls
+            and sum(len(t.steps) for r in results for t in r.traces) == client["counting"].calls \
+            and STAGES_GIVEN[0] == STAGES_GIVEN[1]
     return test
 
 
-def _stages_case(holds: tuple[bool, ...], names: list[str], checkpoints: dict,
+_HOW = {True: "holds", False: "fails", None: "cannot be read"}
+
+
+def _stages_case(holds: tuple[bool | None, ...], names: list[str], checkpoints: dict,
                  failed: str | None, hint: str) -> Case:
     """A case: run_stages on the three stages ran `names` and kept `checkpoints`."""
     label = "run_stages(<" + (", ".join(
-        f"{n} {'holds' if h else 'fails'}" for n, h in zip(("one", "two", "three"), holds))
+        f"{n} {_HOW[h]}" for n, h in zip(("one", "two", "three"), holds))
         or "no stages") + f">)  # {STAGE_QUESTIONS}"
     client: dict[str, Any] = {}
     return Case(setup=_stages(holds, client), label=label,
@@ -214,10 +238,17 @@ STAGES_CASES = (
                  "the second stage reads the first one's checkpoint: hand run.checkpoints on"),
     _stages_case((True, False), ["one", "two"], {"one": "4"}, "two",
                  "a failed checkpoint is not kept: only the stages that held are in checkpoints"),
+    _stages_case((True, None, True), ["one", "two"], {"one": "4"}, "two",
+                 "the second stage's answer holds no number, so its checkpoint cannot be read: "
+                 "run_stage turns that into a problem (a stage that failed), where reading it yourself "
+                 "raises; run each stage with run_stage(stage, client, tools, run.checkpoints)"),
 )
 STAGES_CAUSES = (
     Cause(lambda v: not hasattr(v, "results"), "returns something that is not a StagedRun: "
           "return the run, StagedRun(results, checkpoints, failed)"),
+    Cause(lambda v: STAGES_GIVEN[0] != STAGES_GIVEN[1], "the list of stages was changed (stages.pop(0) "
+          "empties it): a second run with the same list would run nothing and report success; read "
+          "the stages with a for loop and leave the list as it was given"),
     Cause(lambda v: len({getattr(r, "name", None) for r in v.results}) < len(v.results),
           "a stage's result is in run.results twice: run each stage once (no retry), and start "
           "every call with a new StagedRun([]), not one kept from an earlier call (a default "
