@@ -4,13 +4,18 @@ Built in lesson 09 (Safety limits). A policy is "approve", "deny", "ask", or a f
 ToolCall that returns one of them. `approval_decision` turns a call into "run", "deny" or "ask";
 `GatedTools` is a registry that asks it before every call and keeps the call that waits for a
 person in `pending`, so the loop can stop there and resume later (see `solutions.safety.agent`).
+
+The gate lives in the tools, not only in `GatedTools.run`: each dangerous tool it holds carries a
+function that asks the gate first. A wrapper that rebuilds a registry from its tools (an
+allowlist, `subset`, truncation, lesson 05's guarded registry) gets the gated functions, so a
+gated registry stays gated whatever wraps it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Union
 
-from solutions.tools import ToolRegistry
+from solutions.tools import Tool, ToolRegistry
 
 POLICIES = ("approve", "deny", "ask")
 Policy = Union[str, Callable[["ToolCall"], str]]
@@ -69,18 +74,28 @@ class GatedTools(ToolRegistry):
     """
 
     def __init__(self, tools: ToolRegistry, policy: Policy = "ask") -> None:
-        """Wrap `tools` under `policy`."""
+        """Wrap `tools` under `policy`; each dangerous tool is held with its function behind the gate."""
         check_policy(policy)
-        super().__init__(tools)
+        super().__init__(self._gated(tool) if tool.dangerous else tool for tool in tools)
         self.inner = tools  # its own run() is kept: wrap a DataTools, and its marking stays
         self.policy = policy
         self.pending: ToolCall | None = None
         self.attempts: list[tuple[ToolCall, str]] = []
 
+    def _gated(self, tool: Tool) -> Tool:
+        """`tool` with a function that asks this gate before the real one runs."""
+        def behind_the_gate(**arguments: Any) -> str:
+            return self._through_gate(ToolCall(tool.name, dict(arguments)), lambda: tool.function(**arguments))
+        return replace(tool, function=behind_the_gate)
+
     def run(self, name: str, action_input: dict | None) -> str:
         """Run the call when the gate allows it; otherwise say why it did not run."""
         call = ToolCall(name if isinstance(name, str) else str(name),
                         action_input if isinstance(action_input, dict) else {})
+        return self._through_gate(call, lambda: self.inner.run(name, action_input))
+
+    def _through_gate(self, call: ToolCall, execute: Callable[[], str]) -> str:
+        """`execute()` when the gate allows `call`; otherwise why it did not run (or that it waits)."""
         decision = approval_decision(call.action, call.action_input, self, self.policy)
         if decision == "ask":
             self.pending = call
@@ -91,7 +106,7 @@ class GatedTools(ToolRegistry):
             return DENIED.format(action=call.action)
         if needs_approval(call.action, self):
             self.attempts.append((call, "ran"))
-        return self.inner.run(name, action_input)
+        return execute()
 
     def decide(self, decision: str) -> str:
         """A person's answer to the pending call: its observation ("approve" runs it, "deny" does not)."""
