@@ -211,3 +211,31 @@ def test_deny_resumes_without_running_the_tool_and_approve_runs_it() -> None:
     assert outcomes["deny"][0] == [] and outcomes["deny"][1].startswith("Not run: delete_orders needs approval")
     assert outcomes["approve"][0] == ["delete_orders"] and not outcomes["approve"][1].startswith("Not run")
     assert outcomes["deny"][2].startswith("deny: delete_orders") and outcomes["approve"][2].startswith("approve:")
+
+
+class _Waiting:
+    """An agent with a call waiting; `resume` records the decision on the call then waiting."""
+
+    def __init__(self, call: object) -> None:
+        self.pending, self.resumed = call, []
+
+    def resume(self, decision: str) -> object:
+        self.resumed.append((decision, self.pending))
+        self.pending = None
+        return type("Trace", (), {"stop_reason": "answered", "_repr_html_": lambda self: "<p>done</p>"})()
+
+
+def test_a_click_decides_the_call_on_show_or_refuses_because_it_changed() -> None:
+    from solutions.safety.approval import ToolCall
+
+    one, all_orders = ToolCall("delete_orders", {"order_ids": ["A1003"]}), ToolCall("delete_orders", {"order_ids": "all"})
+    agent = _Waiting(one)
+    buttons = ApprovalButtons(agent)
+    assert buttons.label.value == f"Waiting for approval: {one}"
+    agent.pending = all_orders  # the agent ran again: another call waits now
+    buttons.approve.click()
+    assert agent.resumed == [] and agent.pending == all_orders
+    assert "changed" in buttons.output.outputs[-1]["text"] and "nothing was decided" in buttons.output.outputs[-1]["text"]
+    assert buttons.label.value == f"Waiting for approval: {all_orders}"
+    buttons.deny.click()  # the call now on show
+    assert agent.resumed == [("deny", all_orders)]

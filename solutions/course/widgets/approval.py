@@ -33,6 +33,7 @@ class ApprovalButtons(WidgetView):
         self.agent = agent
         self.decisions: list[str] = []
         self.trace: Any = None
+        self.shown: Any = None  # the call on show, which a click decides
         self.label = widgets.Label(describe_pending(agent))
         self.approve = widgets.Button(description="Approve", button_style="danger", icon="check")
         self.deny = widgets.Button(description="Deny", button_style="success", icon="times")
@@ -43,11 +44,21 @@ class ApprovalButtons(WidgetView):
         self._refresh()
 
     def decide(self, decision: str) -> None:
-        """Resume the agent with `decision` and show the result (what a click does)."""
+        """Resume the agent with `decision` and show the result (what a click does).
+
+        A click decides the call the buttons show: when the waiting call has changed since (the
+        agent ran again), nothing is decided, and the buttons show the new call for the next click.
+        """
         if self.agent.pending is None:
             self.output.append_stdout("Nothing waits for approval: the click did nothing.\n")
+            self._refresh()
             return
         call = self.agent.pending
+        if call != self.shown:
+            self.output.append_stdout(f"The call waiting changed since the buttons showed {self.shown}: "
+                                      f"nothing was decided. Now waiting: {call}; click again to decide it.\n")
+            self._refresh()
+            return
         self.decisions.append(decision)
         self.trace = self.agent.resume(decision)
         self.output.append_stdout(f"{decision}: {call} -> the run {self.trace.stop_reason}\n")
@@ -59,6 +70,7 @@ class ApprovalButtons(WidgetView):
         return f"ApprovalButtons: {describe_pending(self.agent)}"
 
     def _refresh(self) -> None:
-        """Show what waits now; disable the buttons when nothing does."""
+        """Show what waits now (the call a click decides); disable the buttons when nothing does."""
+        self.shown = self.agent.pending
         self.label.value = describe_pending(self.agent)
         self.approve.disabled = self.deny.disabled = self.agent.pending is None
