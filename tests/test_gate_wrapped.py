@@ -77,3 +77,19 @@ def test_the_guarded_agent_over_a_denying_gate_deletes_nothing(item: dict) -> No
     tried = [step.action for step in trace.steps if step.action == "delete_orders"]
     assert tried, "the planted instruction was not obeyed: the case proves nothing"
     assert ran == [] and [outcome for _, outcome in gate.attempts] == ["denied"] * len(tried)
+
+
+def test_two_calls_that_wait_are_both_kept_and_decided_in_turn() -> None:
+    tools, gate, ran = wrapped("ask", ())
+    first = tools.run("delete_orders", {"order_ids": ["A1003"]})
+    second = tools.run("send_email", {"to": "li.wei@example.com", "subject": "Hi", "body": "Shipped."})
+    assert first.startswith("Waiting for approval") and second.startswith("Waiting for approval")
+    assert [call.action for call in gate.waiting] == ["delete_orders", "send_email"]
+    assert gate.pending.action == "delete_orders"
+    assert gate.decide("approve").startswith("Deleted 1")
+    assert gate.pending.action == "send_email" and ran == ["delete_orders"]
+    assert gate.decide("deny").startswith("Not run: send_email")
+    assert gate.pending is None and ran == ["delete_orders"]
+    assert [(call.action, outcome) for call, outcome in gate.attempts] == [("delete_orders", "ran"), ("send_email", "denied")]
+    with pytest.raises(ValueError, match="no call is waiting"):
+        gate.decide("approve")

@@ -70,7 +70,9 @@ class GatedTools(ToolRegistry):
     """A registry whose dangerous tools run only when approved. Built in lesson 09 (Safety limits).
 
     `attempts` lists every call of a dangerous tool with what happened to it: "ran", "denied" or
-    "waiting"; `pending` is the call that waits for a person (None when nothing waits).
+    "waiting"; `waiting` holds the calls that wait for a person, in the order they came (a reply
+    with several tool calls can ask for two), and `pending` is the first of them (None when
+    nothing waits), the one `decide` answers.
     """
 
     def __init__(self, tools: ToolRegistry, policy: Policy = "ask") -> None:
@@ -79,8 +81,18 @@ class GatedTools(ToolRegistry):
         super().__init__(self._gated(tool) if tool.dangerous else tool for tool in tools)
         self.inner = tools  # its own run() is kept: wrap a DataTools, and its marking stays
         self.policy = policy
-        self.pending: ToolCall | None = None
+        self.waiting: list[ToolCall] = []
         self.attempts: list[tuple[ToolCall, str]] = []
+
+    @property
+    def pending(self) -> ToolCall | None:
+        """The call a person decides next: the first that waits (None when nothing waits)."""
+        return self.waiting[0] if self.waiting else None
+
+    @pending.setter
+    def pending(self, call: ToolCall | None) -> None:
+        """Make `call` the only call that waits (None: nothing waits)."""
+        self.waiting = [] if call is None else [call]
 
     def _gated(self, tool: Tool) -> Tool:
         """`tool` with a function that asks this gate before the real one runs."""
@@ -98,7 +110,7 @@ class GatedTools(ToolRegistry):
         """`execute()` when the gate allows `call`; otherwise why it did not run (or that it waits)."""
         decision = approval_decision(call.action, call.action_input, self, self.policy)
         if decision == "ask":
-            self.pending = call
+            self.waiting.append(call)  # behind any call that waits already: none is lost
             self.attempts.append((call, "waiting"))
             return WAITING.format(action=call.action)
         if decision == "deny":
@@ -112,10 +124,11 @@ class GatedTools(ToolRegistry):
         """A person's answer to the pending call: its observation ("approve" runs it, "deny" does not)."""
         if decision not in ("approve", "deny"):
             raise ValueError(f"decision must be 'approve' or 'deny', got {decision!r}")
-        if self.pending is None:
+        if not self.waiting:
             raise ValueError("no call is waiting for approval")
-        call, self.pending = self.pending, None
-        self.attempts[-1] = (call, "ran" if decision == "approve" else "denied")
+        call = self.waiting.pop(0)
+        waited = self.attempts.index((call, "waiting"))
+        self.attempts[waited] = (call, "ran" if decision == "approve" else "denied")
         if decision == "deny":
             return DENIED.format(action=call.action)
         return self.inner.run(call.action, call.action_input)
