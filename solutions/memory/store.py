@@ -59,9 +59,10 @@ def start_session(conn: sqlite3.Connection, label: str) -> int:
 
 def save_fact(conn: sqlite3.Connection, key: str, value: str, session: int | None = None) -> int:
     """Save `key = value` (older values stay in the table), commit, return the new row's id."""
-    cursor = conn.execute("INSERT INTO facts (session, key, value) VALUES (?, ?, ?)",
-                          (session, key, value))  # placeholders: a value may hold any quote
-    conn.commit()  # without it the fact vanishes when the connection closes
+    with conn:  # commits (without it the fact vanishes when the connection closes), or rolls a
+        # failed write back, so that no lock is left held for the other sessions
+        cursor = conn.execute("INSERT INTO facts (session, key, value) VALUES (?, ?, ?)",
+                              (session, key, value))  # placeholders: a value may hold any quote
     return cursor.lastrowid
 
 
