@@ -40,3 +40,20 @@ def test_regressions_tolerance_missing_personas_and_bad_baselines() -> None:
         with pytest.raises(ValueError, match="success_rate"):
             load_baseline(text)
     assert load_baseline(baseline_text({"a": 2 / 3}, "x")) == {"a": 0.6667}
+
+
+@pytest.mark.parametrize("rate", [float("nan"), float("inf"), 1.5, -0.1, True, "0.9", None])
+def test_a_rate_that_is_not_a_share_is_refused_naming_the_persona(rate) -> None:
+    from solutions.evaluation.gate import gate
+
+    with pytest.raises((ValueError, TypeError), match="looper"):
+        gate({"diligent": 0.9, "looper": rate}, {"diligent": 0.9, "looper": 0.5})
+    with pytest.raises((ValueError, TypeError), match="looper"):
+        gate({"diligent": 0.9, "looper": 0.5}, {"diligent": 0.9, "looper": rate})
+
+
+def test_an_empty_baseline_is_an_error_not_a_pass() -> None:
+    from solutions.evaluation.gate import gate
+
+    with pytest.raises(ValueError, match="baseline is empty"):
+        gate({"diligent": 0.1}, {})

@@ -36,6 +36,10 @@ def regressions(current: dict[str, float], baseline: dict[str, float],
     """One line per persona whose rate fell more than `tolerance` below its baseline, or is missing. Built in lesson 10 (Evaluation)."""
     if not 0 <= tolerance < 1:
         raise ValueError(f"tolerance is a share from 0 to 1, got {tolerance!r}")
+    check_rates(current, "current")
+    check_rates(baseline, "baseline")
+    if not baseline:
+        raise ValueError("the baseline is empty: it would pass every change; store the rates first")
     found = []
     for persona, before in baseline.items():
         now = current.get(persona)
@@ -44,6 +48,16 @@ def regressions(current: dict[str, float], baseline: dict[str, float],
         elif now < before - tolerance - 1e-9:
             found.append(f"{persona}: {now:.1%}, below its baseline {before:.1%}")
     return found
+
+
+def check_rates(rates: dict, what: str) -> None:
+    """Raise a ValueError naming the persona unless each rate is a number from 0 to 1 (NaN, an
+    infinity or a bool would slip through the comparison: NaN < x is False)."""
+    if not isinstance(rates, dict):
+        raise TypeError(f"the {what} rates must be a dict {{persona: rate}}, got {type(rates).__name__}")
+    for persona, rate in rates.items():
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
+            raise ValueError(f"the {what} success rate of {persona!r} must be a number from 0 to 1, got {rate!r}")
 
 
 def gate(current: dict[str, float], baseline: dict[str, float] | None = None,
