@@ -127,3 +127,28 @@ def test_stages_use_fewer_tokens_than_the_one_loop() -> None:
                     "line and write a weekly report.", client, world_tools(), 20)
     assert staged_report(MockLLM(persona="diligent", seed=0), world_tools()).total_tokens < \
         one.total_tokens
+
+
+@pytest.mark.parametrize("validate, says", [
+    (lambda checkpoint, checkpoints: 1 / 0, "division by zero"),
+    (lambda checkpoint, checkpoints: None, "it returned NoneType, not a list of problems"),
+])
+def test_a_broken_validator_fails_its_checkpoint_with_the_reason(validate, says: str) -> None:
+    from solutions.planning.stages import run_stage
+
+    stage = Stage("date", lambda c: ["What is today's date?"], lambda traces, c: traces[0].final_answer,
+                  validate, max_steps=3)
+    result = run_stage(stage, MockLLM(persona="diligent", seed=0), world_tools(), {})
+    assert not result.ok and result.problems == [f"the checkpoint's validator failed: {says}"]
+    run = run_stages([stage], MockLLM(persona="diligent", seed=0), world_tools())
+    assert run.failed == "date" and "date" not in run.checkpoints
+
+
+@pytest.mark.parametrize("options", [{"max_replans": -1}, {"max_replans": True}, {"max_steps": 0},
+                                     {"max_replans": 1.5}])
+def test_plan_and_execute_refuses_limits_that_bound_nothing(options: dict) -> None:
+    from solutions.planning.plan_execute import plan_and_execute
+
+    name = next(iter(options))
+    with pytest.raises(ValueError, match=f"{name} must be a whole number"):
+        plan_and_execute("Write the weekly report.", MockLLM(persona="diligent", seed=0), world_tools(), **options)

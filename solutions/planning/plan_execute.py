@@ -98,6 +98,9 @@ def surprise(trace: Trace) -> str | None:
 def plan_and_execute(task: str, client: Any, tools: ToolRegistry, *, max_steps: int = 15,
                      max_replans: int = 2) -> PlanRun:
     """Plan, run each step as a short loop, replan when a step surprises the plan."""
+    for name, value, least in (("max_steps", max_steps, 1), ("max_replans", max_replans, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
     planner = run_agent(PLAN_PROMPT.format(task=task), client, tools, 4)
     run = PlanRun(task, plan_steps(planner.final_answer), [planner])
     todo = list(run.plan)

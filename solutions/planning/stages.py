@@ -71,7 +71,13 @@ def run_stage(stage: Stage, client: Any, tools: ToolRegistry, checkpoints: dict)
         checkpoint = stage.extract(traces, checkpoints)
     except (ValueError, KeyError, TypeError) as error:
         return StageResult(stage.name, traces, None, [f"could not read the checkpoint: {error}"])
-    return StageResult(stage.name, traces, checkpoint, list(stage.validate(checkpoint, checkpoints)))
+    try:
+        problems = stage.validate(checkpoint, checkpoints)
+        if not isinstance(problems, (list, tuple)):
+            raise TypeError(f"it returned {type(problems).__name__}, not a list of problems")
+    except Exception as error:  # a broken validator fails its checkpoint, with the reason
+        return StageResult(stage.name, traces, checkpoint, [f"the checkpoint's validator failed: {error}"])
+    return StageResult(stage.name, traces, checkpoint, list(problems))
 
 
 def run_stages(stages: list[Stage], client: Any, tools: ToolRegistry) -> StagedRun:
