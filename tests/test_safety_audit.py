@@ -179,3 +179,26 @@ def test_a_log_that_cannot_be_opened_says_where_and_what_to_do(tmp_path: Path) -
     (tmp_path / "audit.jsonl").mkdir()  # a folder where the log should be
     with pytest.raises(OSError, match=r"cannot append to the audit log .*audit\.jsonl: Is a directory; give AuditLog"):
         AuditLog(tmp_path / "audit.jsonl")
+
+
+@pytest.mark.parametrize("field, value", [("tokens", "12<script>"), ("tokens", True), ("tokens", -3),
+                                          ("text", {"a": 1}), ("action", 7), ("action_input", "all"),
+                                          ("step", "1")])
+def test_a_record_with_a_field_of_the_wrong_type_is_reported_and_skipped(tmp_path: Path, field, value):
+    path = tmp_path / "audit.jsonl"
+    records = [{"kind": "question", "text": "Q?"},
+               {"kind": "action", "step": 1, "action": "get_current_date", "action_input": {}},
+               {"kind": "observation", "step": 1, "text": "2025-03-14", "tokens": 40}]
+    records[1 if field in ("action", "action_input", "step") else 2][field] = value
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    reading = read_audit(path)
+    assert len(reading.problems) == 1 and f"its {field} is" in reading.problems[0]
+    html = reading.trace._repr_html_()  # the trace still displays: no TypeError, nothing unescaped
+    assert "<script>" not in html
+
+
+def test_the_step_card_escapes_its_token_count() -> None:
+    from solutions.agent import TraceStep
+    from solutions.course.display import step_card_html
+
+    assert "<b>" not in step_card_html(1, TraceStep(thought="t", tokens="<b>9</b>"), 300)

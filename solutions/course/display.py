@@ -187,7 +187,7 @@ def step_card_html(number: int, step: StepLike, limit: int) -> str:
     muted = f"<div style=\"{_MUTED}\">{escape(why)}</div>" if why else ""
     card = _card(ERROR_COLOUR if step.error is not None else STEP_COLOUR)
     return (f"<div style=\"{card}\"><div style=\"{_HEAD}\">Step {number}"
-            f" <span style=\"font-weight: normal; opacity: 0.65;\">· {step.tokens} tokens</span>"
+            f" <span style=\"font-weight: normal; opacity: 0.65;\">· {escape(str(step.tokens))} tokens</span>"
             f"</div><div style=\"{_GRID}\">{''.join(rows)}</div>{muted}</div>")
 
 

@@ -90,10 +90,32 @@ def read_audit(path: str | os.PathLike) -> AuditReading:
             shown = line[:60].decode("utf-8", errors="replace")
             problems.append(f"{where} is not a whole record and was skipped: {shown!r}")
             continue
+        wrong = record_problem(record)
+        if wrong:
+            problems.append(f"line {number} was skipped: {wrong}")
+            continue
         records.append(record)
     starts = [i for i, r in enumerate(records) if r["kind"] == "question"]
     run = records[starts[-1]:] if starts else records
     return AuditReading(_trace_of(run), problems, len(records))
+
+
+_TYPES = {"text": (str,), "action": (str,), "action_input": (dict,), "reason": (str,), "step": (int,),
+          "tokens": (int,)}
+"""The type each field of a record must have when it is there (None is allowed but for step and tokens)."""
+
+
+def record_problem(record: dict) -> str:
+    """What is wrong with a parsed record's fields ('' when nothing is): a field of the wrong type,
+    a step or a token count that is not a whole number >= 0 (a bool is not one)."""
+    for name, kinds in _TYPES.items():
+        if name not in record or (record[name] is None and name not in ("step", "tokens")):
+            continue
+        value = record[name]
+        if isinstance(value, bool) or not isinstance(value, kinds) or (isinstance(value, int) and value < 0):
+            return f"its {name} is {value!r:.40}, not {' or '.join(k.__name__ for k in kinds)}" + (
+                " >= 0" if kinds == (int,) else "")
+    return ""
 
 
 def _trace_of(records: list[dict]) -> Trace:
