@@ -1,6 +1,8 @@
 """The regression gate: the current success rates may not fall below the stored baseline."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from mockllm import personas
@@ -57,3 +59,41 @@ def test_an_empty_baseline_is_an_error_not_a_pass() -> None:
 
     with pytest.raises(ValueError, match="baseline is empty"):
         gate({"diligent": 0.1}, {})
+
+
+@pytest.mark.parametrize("text, says", [("[]", "must hold 'success_rate'"), ("null", "must hold 'success_rate'"),
+                                        ("", "not valid JSON"), ('{"success_rate": {"diligent": 0.9', "not valid JSON"),
+                                        ('{"success_rate": {}}', "one persona at least")])
+def test_a_broken_baseline_is_a_clear_error_naming_it(text: str, says: str) -> None:
+    from solutions.evaluation.gate import load_baseline
+
+    with pytest.raises(ValueError, match=f"the baseline text .*{says}"):
+        load_baseline(text)
+
+
+def test_a_baseline_with_a_byte_order_mark_is_read() -> None:
+    from solutions.evaluation.gate import load_baseline
+
+    assert load_baseline('\ufeff{"success_rate": {"diligent": 0.9}}') == {"diligent": 0.9}
+
+
+def _evaluation_text(new: list, lesson05: list | None = None) -> str:
+    """A questions.json text with these entries."""
+    return json.dumps({"lesson05": [] if lesson05 is None else lesson05, "new": new})
+
+
+@pytest.mark.parametrize("text, says", [
+    (_evaluation_text([{"id": "q1", "category": "no_tool", "question": "Hi?", "expcted": ["hi"],
+                        "grader": "contains"}]), "unknown field"),
+    (_evaluation_text([{"id": "q1", "category": "no_tool", "question": "  ", "expected": ["hi"],
+                        "grader": "contains"}]), "is empty"),
+    (_evaluation_text([], [{"id": "q1", "index": True, "category": "no_tool"}]), "lesson05 entry"),
+    (_evaluation_text([]), "holds no questions"),
+    ("{", "not valid JSON"),
+    ("[]", "is an object with 'lesson05' and 'new' lists"),
+])
+def test_a_broken_evaluation_set_is_a_clear_error(text: str, says: str) -> None:
+    from solutions.evaluation.dataset import load_questions
+
+    with pytest.raises(ValueError, match=says):
+        load_questions(text)

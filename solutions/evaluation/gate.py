@@ -10,6 +10,8 @@ import json
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from solutions.evaluation.dataset import read_json
+
 if TYPE_CHECKING:
     from solutions.evaluation.harness import Metrics
 
@@ -22,12 +24,15 @@ class RegressionError(AssertionError):
 
 def load_baseline(text: str | None = None) -> dict[str, float]:
     """The stored success rate of each persona, from baseline.json (or `text`). Built in lesson 10 (Evaluation)."""
+    where = f"solutions/evaluation/{BASELINE_FILE}" if text is None else "the baseline text"
     if text is None:
         text = resources.files("solutions.evaluation").joinpath(BASELINE_FILE).read_text("utf-8")
-    rates = json.loads(text).get("success_rate")
-    if not isinstance(rates, dict) or not all(
+    data = read_json(text, where)
+    rates = data.get("success_rate") if isinstance(data, dict) else None
+    if not isinstance(rates, dict) or not rates or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1 for v in rates.values()):
-        raise ValueError("the baseline holds 'success_rate': {persona: a rate from 0 to 1}")
+        raise ValueError(f"{where} must hold 'success_rate': {{persona: a rate from 0 to 1}}, one "
+                         f"persona at least; got {text[:80]!r}")
     return {str(persona): float(rate) for persona, rate in rates.items()}
 
 
