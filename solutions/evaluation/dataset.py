@@ -22,7 +22,7 @@ ITEM_FIELDS = frozenset({"id", "category", "question", "expected", "grader"})
 
 def load_questions(text: str | None = None) -> tuple[dict, ...]:
     """The evaluation set, read from questions.json (or from `text`) and checked. Built in lesson 10 (Evaluation)."""
-    where = "solutions/evaluation/questions.json" if text is None else "the evaluation text"
+    where = "questions.json (of solutions.evaluation)" if text is None else "the evaluation text"
     if text is None:
         text = resources.files("solutions.evaluation").joinpath("questions.json").read_text("utf-8")
     data = read_json(text, where)

@@ -24,7 +24,7 @@ class RegressionError(AssertionError):
 
 def load_baseline(text: str | None = None) -> dict[str, float]:
     """The stored success rate of each persona, from baseline.json (or `text`). Built in lesson 10 (Evaluation)."""
-    where = f"solutions/evaluation/{BASELINE_FILE}" if text is None else "the baseline text"
+    where = f"{BASELINE_FILE} (of solutions.evaluation)" if text is None else "the baseline text"
     if text is None:
         text = resources.files("solutions.evaluation").joinpath(BASELINE_FILE).read_text("utf-8")
     data = read_json(text, where)
