@@ -30,7 +30,8 @@ import argparse
 import ast
 import re
 import sys
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -73,6 +74,10 @@ class Estimate:
     def optional_minutes(self) -> float:
         """The minutes of the optional parts (0 when there are none)."""
         return self.optional.minutes if self.optional is not None else 0.0
+
+
+COUNTED = tuple(f.name for f in fields(Estimate) if f.name not in ("name", "optional"))
+"""What `estimate` counts in each part of a lesson."""
 
 
 def time_line(row: Estimate) -> str:
@@ -160,32 +165,35 @@ def estimate(lesson: Path, solved: Path) -> Estimate:
     outputs = {cell.get("id"): cell.get("outputs", []) for cell in solved_cells}
     used = set().union(*(names_used(cell.source) for cell in solved_cells
                          if cell.cell_type == "code" and "exercise" in cell.metadata))
-    parts = {False: [0, 0, 0, 0, 0.0, 0], True: [0, 0, 0, 0, 0.0, 0]}  # words code hidden shown ex read
+    parts = {False: Counter(), True: Counter()}  # the lesson, and its optional parts
     optional = False
     for cell in read_notebook(lesson).cells:
         optional = _is_optional(cell, optional)
         part = parts[optional]
         if cell.cell_type == "markdown":
             blocks = _FENCE.findall(cell.source)
-            part[1] += sum(max(lines_of(block) - 2, 0) for block in blocks)
-            part[0] += len(_FENCE.sub(" ", cell.source).split())
+            part["code_lines"] += sum(max(lines_of(block) - 2, 0) for block in blocks)
+            part["words"] += len(_FENCE.sub(" ", cell.source).split())
             continue
         if cell.cell_type != "code":
             continue
         if cell.metadata.get("jupyter", {}).get("source_hidden"):
-            part[2] += 1
+            part["collapsed_cells"] += 1
             needed = lines_needed(cell.source, used)  # read for the exercise, in whichever part
-            parts[False][1] += needed
-            parts[False][5] += needed
+            parts[False]["code_lines"] += needed
+            parts[False]["read_lines"] += needed
         else:
-            part[1] += lines_of(cell.source)
+            part["code_lines"] += lines_of(cell.source)
         if "exercise" in cell.metadata:
-            part[4] += exercise_minutes(cell, lesson.name)
-        part[3] += sum(lines_of(output_text(output)) for output in outputs.get(cell.get("id"), []))
-    extra = parts[True]
-    further = Estimate(lesson.name, *extra[:5], read_lines=extra[5]) if any(extra) else None
-    words, code, hidden, shown, exercises, read = parts[False]
-    return Estimate(lesson.name, words, code, hidden, shown, exercises, read_lines=read, optional=further)
+            part["exercise_minutes"] += exercise_minutes(cell, lesson.name)
+        part["output_lines"] += sum(lines_of(output_text(output)) for output in outputs.get(cell.get("id"), []))
+    further = _counted(lesson.name, parts[True]) if any(parts[True].values()) else None
+    return replace(_counted(lesson.name, parts[False]), optional=further)
+
+
+def _counted(name: str, counts: Counter) -> Estimate:
+    """The Estimate of `counts` (words, code_lines, ... by name; a missing one is 0)."""
+    return Estimate(name, **{key: counts[key] for key in COUNTED})
 
 
 def estimates(root: Path = REPO) -> list[Estimate]:

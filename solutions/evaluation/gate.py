@@ -29,10 +29,10 @@ def load_baseline(text: str | None = None) -> dict[str, float]:
         text = resources.files("solutions.evaluation").joinpath(BASELINE_FILE).read_text("utf-8")
     data = read_json(text, where)
     rates = data.get("success_rate") if isinstance(data, dict) else None
-    if not isinstance(rates, dict) or not rates or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1 for v in rates.values()):
+    if not isinstance(rates, dict) or not rates:
         raise ValueError(f"{where} must hold 'success_rate': {{persona: a rate from 0 to 1}}, one "
                          f"persona at least; got {text[:80]!r}")
+    check_rates(rates, f"{where}: the success_rate")
     return {str(persona): float(rate) for persona, rate in rates.items()}
 
 
@@ -41,8 +41,8 @@ def regressions(current: dict[str, float], baseline: dict[str, float],
     """One line per persona whose rate fell more than `tolerance` below its baseline, or is missing. Built in lesson 10 (Evaluation)."""
     if not 0 <= tolerance < 1:
         raise ValueError(f"tolerance is a share from 0 to 1, got {tolerance!r}")
-    check_rates(current, "current")
-    check_rates(baseline, "baseline")
+    check_rates(current, "the current success rate")
+    check_rates(baseline, "the baseline success rate")
     if not baseline:
         raise ValueError("the baseline is empty: it would pass every change; store the rates first")
     found = []
@@ -57,12 +57,13 @@ def regressions(current: dict[str, float], baseline: dict[str, float],
 
 def check_rates(rates: dict, what: str) -> None:
     """Raise a ValueError naming the persona unless each rate is a number from 0 to 1 (NaN, an
-    infinity or a bool would slip through the comparison: NaN < x is False)."""
+    infinity or a bool would slip through the comparison: NaN < x is False); `what` names the
+    rates in the message ("the current success rate")."""
     if not isinstance(rates, dict):
-        raise TypeError(f"the {what} rates must be a dict {{persona: rate}}, got {type(rates).__name__}")
+        raise TypeError(f"{what} must be a dict {{persona: rate}}, got {type(rates).__name__}")
     for persona, rate in rates.items():
         if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
-            raise ValueError(f"the {what} success rate of {persona!r} must be a number from 0 to 1, got {rate!r}")
+            raise ValueError(f"{what} of {persona!r} must be a number from 0 to 1, got {rate!r}")
 
 
 def gate(current: dict[str, float], baseline: dict[str, float] | None = None,

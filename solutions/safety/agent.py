@@ -70,7 +70,8 @@ class SafeAgent:
         self.messages = [{"role": "system", "content": prompt},
                          {"role": "user", "content": f"Question: {question}"}]
         self.steps: list[TraceStep] = []
-        self.failures, self.meter, self.tools.pending = 0, UsageMeter(self.client), None
+        self.failures, self.meter = 0, UsageMeter(self.client)
+        self.tools.waiting.clear()  # a new run: no call of an earlier one still waits
         self.question = question
         self._log("question", text=question)
         return self._go()

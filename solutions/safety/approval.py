@@ -89,11 +89,6 @@ class GatedTools(ToolRegistry):
         """The call a person decides next: the first that waits (None when nothing waits)."""
         return self.waiting[0] if self.waiting else None
 
-    @pending.setter
-    def pending(self, call: ToolCall | None) -> None:
-        """Make `call` the only call that waits (None: nothing waits)."""
-        self.waiting = [] if call is None else [call]
-
     def _gated(self, tool: Tool) -> Tool:
         """`tool` with a function that asks this gate before the real one runs."""
         def behind_the_gate(**arguments: Any) -> str:
