@@ -209,3 +209,19 @@ def test_a_whole_request_takes_linear_time_up_to_a_megabyte(slot: str, pattern: 
     seconds(64)
     small, big = seconds(SIZES[-2]), seconds(SIZES[-1])
     assert big <= GROWTH * small + FLOOR, f"{pattern!r} in {slot}: {small * 1e3:.1f} ms, then {big * 1e3:.1f} ms"
+
+
+def test_the_growth_rule_refuses_a_planted_quadratic_reader() -> None:
+    """The same measure and bound, on a reader that rescans the text before each character: it
+    must fail, or the tests above would prove nothing (CPU time, so a busy machine cannot hide it)."""
+    def quadratic(text: str) -> int:
+        return sum(text.count("\n", 0, i) for i in range(len(text)))
+
+    def linear(text: str) -> int:
+        return sum(1 for char in text if char == "\n")
+
+    small, big = "a" * 2_048, "a" * 32_768  # 16 times longer: linear 16x, this one 256x
+    for reader, grows in ((quadratic, True), (linear, False)):
+        reader(small)
+        t_small, t_big = (best_seconds(lambda text=text: reader(text), repeats=2) for text in (small, big))
+        assert (t_big > GROWTH * t_small + FLOOR) is grows, (reader.__name__, t_small, t_big)
