@@ -2,18 +2,17 @@
 
 Built in lesson 09 (Safety limits). `shop_tools()` is `world_tools()` plus the two tools with side
 effects, both marked dangerous (they need approval): `delete_orders`, and `send_email` (an email
-cannot be called back, and it can carry data out; it is also idempotent: the same email twice is
-sent once). `allowlist` and `read_only` cut a registry down to what a task
+cannot be called back, and it can carry data out; it is also idempotent: the outbox sends the same
+email twice once, by a key of its normalised content). `allowlist` and `read_only` cut a registry down to what a task
 needs, and `query_orders` answers only for the last 30 days: a check in the tool, not a wish in the prompt.
 """
 from __future__ import annotations
 
 import datetime
-import hashlib
-import json
 from typing import Iterable
 
 from mockllm import world
+from mockllm.world.email import content_key
 from solutions.tools import Tool, ToolRegistry, _params, world_tools
 
 ORDER_WINDOW_DAYS = 30
@@ -23,10 +22,8 @@ SIDE_EFFECT_TOOLS = frozenset({"delete_orders", "send_email"})
 """The tools that change the world: never in a read-only registry."""
 
 
-def idempotency_key(to: str, subject: str, body: str) -> str:
-    """A stable key of an email's content (sha256, 16 hex digits). Built in lesson 09 (Safety limits)."""
-    content = json.dumps([to.strip().lower(), subject.strip(), body.strip()], ensure_ascii=False)
-    return hashlib.sha256(content.encode("utf-8")).hexdigest()[:16]
+idempotency_key = content_key
+"""The key the outbox gives an email sent without one: sha256 of its normalised content (16 hex digits)."""
 
 
 def send_email_tool(outbox: world.Outbox) -> Tool:
@@ -38,7 +35,7 @@ def send_email_tool(outbox: world.Outbox) -> Tool:
         for name, value in (("to", to), ("subject", subject), ("body", body)):
             if not isinstance(value, str):
                 raise TypeError(f"{name} must be a string, got {type(value).__name__}")
-        return outbox.send(to, subject, body, idempotency_key=idempotency_key(to, subject, body))
+        return outbox.send(to, subject, body)  # no key: the outbox keys the email by its content
 
     return Tool("send_email", "sends an email (a side effect: the same email is sent only once). "
                 'Example: {"to": "li.wei@example.com", "subject": "Your order", "body": "It has shipped."}',
