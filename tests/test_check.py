@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import time
 
 import pytest
 
@@ -151,21 +152,44 @@ def test_an_endless_loop_is_stopped_and_the_rest_skipped(toy: Exercise, quick: N
     assert check(double) is math.fabs
     out = capsys.readouterr().out
     assert out.splitlines()[1] == "  case 1: double(2)"
-    assert "still running after 0.5 seconds, so it was stopped: bound the work" in out
+    assert "still running after 0.5 seconds of work, so it was stopped: bound the work" in out
     assert "(4 case(s) not run: a case ran out of time)" in out
 
 
-def test_no_case_starts_once_the_check_time_is_used_up(toy: Exercise, monkeypatch, capsys) -> None:
-    ticks = iter(range(0, 100, 5))  # a clock that moves 5 s each time the checker reads it
-    monkeypatch.setattr(check_module, "time", type("Clock", (), {"monotonic": lambda: next(ticks)}))
-    monkeypatch.setattr(check_module, "CHECK_SECONDS", 12.0)
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_no_case_starts_once_the_check_time_is_used_up(toy: Exercise, monkeypatch, runner) -> None:
+    monkeypatch.setattr(check_module, "CHECK_SECONDS", 0.75)
 
     def double(x):
+        start = time.process_time()
+        while time.process_time() - start < 0.3:  # each case works 0.3 s of CPU time
+            pass
         return x * 2
-    assert check(double) is math.fabs
-    out = capsys.readouterr().out
-    assert out.startswith("✗ double: 2/5 cases pass\n")
-    assert "(3 case(s) not run: the check's 12 seconds were used up)" in out
+    results = run_cases(double, toy, runner=runner)
+    assert [result.status for result in results] == ["pass", "pass", "timeout", "skipped", "skipped"]
+    assert "still running when the check's 0.75 seconds of work were used up" in results[2].cause
+
+
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_waiting_is_not_work_but_the_wall_clock_stops_it(runner: str, monkeypatch) -> None:
+    """A call that sleeps uses no CPU time: the wall-clock backstop stops it, later than its limit."""
+    monkeypatch.setattr(limits, "WALL_FACTOR", 3.0)
+    start = time.monotonic()
+    def waits():
+        for _ in range(300):  # short sleeps, so that the thread runner can interrupt between them
+            time.sleep(0.1)
+    assert limits.run_limited(waits, 0.2, runner) == limits.Outcome("timeout", detail="case")
+    assert time.monotonic() - start >= 0.6  # not before WALL_FACTOR times the limit
+
+
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_a_busy_machine_does_not_stop_a_case_that_works_little(runner: str) -> None:
+    """The case limit is CPU time: a call that works 0.05 s but waits 0.5 s passes a 0.2 s limit,
+    as it does when other programs take the CPU from it."""
+    def slow_but_light():
+        time.sleep(0.5)
+        return "done"
+    assert limits.run_limited(slow_but_light, 0.2, runner) == limits.Outcome("done", "done")
 
 
 @pytest.mark.skipif(limits.DEFAULT_RUNNER != "fork", reason="fork runner: Linux only")
@@ -173,7 +197,7 @@ def test_a_single_long_c_operation_is_killed(toy: Exercise, quick: None, capsys)
     def double(x):
         return 2 ** 10 ** 10 and x * 2  # one C-level operation, minutes long
     assert check(double) is math.fabs
-    assert "still running after 0.5 seconds" in capsys.readouterr().out
+    assert "still running after 0.5 seconds of work" in capsys.readouterr().out
 
 
 @pytest.mark.skipif(limits.DEFAULT_RUNNER != "fork", reason="fork runner: Linux only")
@@ -257,6 +281,6 @@ def test_a_case_that_kills_its_process_fails_and_the_next_cases_still_run(toy: E
 @pytest.mark.skipif(limits.DEFAULT_RUNNER != "fork", reason="fork runner: Linux only")
 def test_the_fork_runner_runs_a_whole_check_in_one_child() -> None:
     import os
-    outcomes = limits.run_each([os.getpid] * 4, lambda _index: 5, "fork")
+    outcomes = limits.run_each([os.getpid] * 4, 5, runner="fork")
     pids = {outcome.value for outcome in outcomes}
     assert len(outcomes) == 4 and len(pids) == 1 and os.getpid() not in pids

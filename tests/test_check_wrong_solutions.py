@@ -50,7 +50,7 @@ def test_a_case_that_runs_out_of_time_is_reported_first_with_its_hint(capsys) ->
     assert re.match(r"  case \d+: run_agent\(\"What is today's date, and what date is it 50 days from "
                     r"now\?\", MockLLM\(persona='looper'\)", first_failure[0])
     assert first_failure[3].startswith(f"    hint:     still running after {check_module.CASE_SECONDS:g} "
-                                       "seconds, so it was stopped: bound the work")
+                                       "seconds of work, so it was stopped: bound the work")
     assert first_failure[3].endswith("here: count the model calls: call run_step at most "
                                      "max_steps times, e.g. for _ in range(max_steps)")
     assert "raised ScriptExhaustedError" in out  # the scripted step-limit case ran out of replies

@@ -5,11 +5,14 @@ function when every case passes, else the reference, so the rest of the lesson r
 
 What makes it hard to fool:
 
-- **Time limits.** Every case runs under `CASE_SECONDS` through `solutions.course.limits` (a forked
-  child killed at the deadline on Linux; a watchdog that interrupts Python code elsewhere: read
-  that module for the limits of each). The first case past its limit fails with a hint about
-  bounding the work and the remaining cases are not run; no case starts once `CHECK_SECONDS`
-  have passed. So a check returns within about `CHECK_SECONDS`, whatever the function does.
+- **Time limits.** Every case may work for `CASE_SECONDS` of CPU time, through
+  `solutions.course.limits` (a forked child killed at its limit on Linux; a watchdog that
+  interrupts Python code elsewhere: read that module for the limits of each). CPU time, not
+  elapsed time: a correct function on a busy laptop waits longer but does not work longer, so
+  it gets the same verdict as on an idle one. The first case past its limit fails with a hint
+  about bounding the work and the remaining cases are not run; no case starts once the check's
+  cases have used `CHECK_SECONDS` of CPU time. A case that waits without working is stopped by
+  the wall clock after `limits.WALL_FACTOR` times its limit.
   Time only decides a verdict when a case runs out of it; nothing timed is printed.
   The limits, outside Linux only: one long C-level operation written in your own code
   (`2 ** 10 ** 10`, `time.sleep(60)`) runs to its end before the case is stopped, a loop that
@@ -28,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -37,8 +39,8 @@ from solutions.course import limits
 from solutions.course.exercises import NOTHING, Case, Exercise, exercises
 from solutions.course.screen import forbidden_uses
 
-CASE_SECONDS = 2.0     # a case still running after this is stopped and fails
-CHECK_SECONDS = 6.0    # no case starts after this much time in one check
+CASE_SECONDS = 2.0     # a case that has worked this many CPU seconds is stopped and fails
+CHECK_SECONDS = 6.0    # no case starts once a check's cases have worked this many CPU seconds
 MAX_SHOWN = 5          # failing cases printed in full
 MAX_TEXT = 200         # characters of an input or a value shown
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
@@ -99,18 +101,17 @@ def _same_function(fn: Callable, reference: Callable) -> bool:
 
 
 def run_cases(fn: Callable, exercise: Exercise, runner: str | None = None) -> list[CaseResult]:
-    """Run the cases in order, each under CASE_SECONDS; stop at a timeout or after CHECK_SECONDS.
+    """Run the cases in order, each under CASE_SECONDS; stop at a timeout or after CHECK_SECONDS
+    (both of CPU time, see `solutions.course.limits`).
 
     They run inside the exercise's workspace, when it has one (entered here, in this process).
 
     `runner` is "fork" or "thread" (see `solutions.course.limits`); None means the platform's default.
     """
-    budget_end = time.monotonic() + CHECK_SECONDS
     calls = [_call(fn, exercise, case) for case in exercise.cases]
     with exercise.workspace() if exercise.workspace is not None else contextlib.nullcontext():
-        outcomes = limits.run_each(calls, lambda _index: min(CASE_SECONDS, budget_end - time.monotonic()),
-                                   runner or limits.DEFAULT_RUNNER)
-    results = [_result(number, case, outcome, budget_end)
+        outcomes = limits.run_each(calls, CASE_SECONDS, CHECK_SECONDS, runner or limits.DEFAULT_RUNNER)
+    results = [_result(number, case, outcome)
                for number, (case, outcome) in enumerate(zip(exercise.cases, outcomes), start=1)]
     return results + [CaseResult(number, case, "skipped")
                       for number, case in enumerate(exercise.cases, start=1) if number > len(results)]
@@ -122,13 +123,13 @@ def _call(fn: Callable, exercise: Exercise, case: Case) -> Callable[[], Verdict]
     return lambda: attempt(fn, exercise, case, *case.inputs())
 
 
-def _result(number: int, case: Case, outcome: limits.Outcome, budget_end: float) -> CaseResult:
+def _result(number: int, case: Case, outcome: limits.Outcome) -> CaseResult:
     """The CaseResult of one limited call."""
     if outcome.kind == "done":
         return CaseResult(number, case, *outcome.value)
     if outcome.kind == "timeout":
-        when = (f"after {CASE_SECONDS:g} seconds" if time.monotonic() < budget_end
-                else f"when the check's {CHECK_SECONDS:g} seconds were used up")
+        when = (f"after {CASE_SECONDS:g} seconds of work" if outcome.detail == "case"
+                else f"when the check's {CHECK_SECONDS:g} seconds of work were used up")
         cause = TIMED_OUT.format(when=when)
         return CaseResult(number, case, "timeout", "still running when stopped", cause,
                           f"{cause}; here: {case.hint}" if case.hint else cause)
@@ -237,7 +238,7 @@ def report(exercise: Exercise, results: list[CaseResult]) -> str:
     skipped = sum(result.status == "skipped" for result in results)
     if skipped:
         why = ("a case ran out of time" if any(r.status == "timeout" for r in results)
-               else f"the check's {CHECK_SECONDS:g} seconds were used up")
+               else f"the check's {CHECK_SECONDS:g} seconds of work were used up")
         lines.append(f"  ({skipped} case(s) not run: {why})")
     lines.append(f"using the reference {reference} instead")
     return "\n".join(lines)

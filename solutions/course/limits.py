@@ -1,22 +1,34 @@
-"""Run one call under a time limit, so that no exercise case can hang a notebook.
+"""Run calls under limits of CPU time, so that no exercise case can hang a notebook.
 
-`solutions.course.check` runs the cases of an exercise through `run_each(calls, seconds_for)`, and
-`run_limited(call, seconds)` runs a single call. Two runners:
+`solutions.course.check` runs the cases of an exercise through `run_each(calls, case_seconds,
+total_seconds)`, and `run_limited(call, seconds)` runs a single call.
+
+**The clock is CPU time.** A case is stopped when it has *worked* for `case_seconds` (the CPU
+time of the process or thread running it), not when that much time has passed: on a laptop
+busy with a video call and other notebooks, a correct function gets a small share of a core,
+and waits longer, without working more, so it gets the same verdict as on an idle machine. A
+case that waits without working (`time.sleep(60)`, a blocked read) is stopped by the wall
+clock after `WALL_FACTOR` times its limit.
+
+Two runners:
 
 - **fork** (Linux): the calls run one after another in a forked child process, which inherits
   everything the notebook defined (no pickling of your function), gets an address-space limit of
-  `MEMORY_HEADROOM` bytes above the notebook's own, and is killed at the deadline of the call it
-  is running (a child that dies mid-call is replaced for the calls after it). It bounds
+  `MEMORY_HEADROOM` bytes above the notebook's own, and is killed when the call it is running is
+  out of time (a child that dies mid-call is replaced for the calls after it). It bounds
   everything: a Python loop, one long C-level operation such as `2 ** 10 ** 10`, a huge
-  allocation (which fails with MemoryError). Side effects of the call stay in the child.
+  allocation (which fails with MemoryError). Side effects of the call stay in the child. Its
+  CPU time is read from `/proc/<pid>/stat` (the wall clock where that is missing).
 - **thread** (macOS, Windows, or wherever fork is missing): the call runs in this thread; a
-  watchdog thread raises `CaseTimeout` in it at the deadline (`PyThreadState_SetAsyncExc`), and
-  again every `RETRY_SECONDS` if the code swallows it. It interrupts Python code at its next
-  bytecode, which covers `while True: pass` and a loop with no step limit. Its limits: a single
-  long C-level operation (`2 ** 10 ** 10` written in your own code, `time.sleep(60)`) runs to its
-  end before the interruption lands; a loop that catches BaseException and carries on is never
-  stopped; there is no memory limit. The course's cases are built
-  so that none of them makes a wrong solution do such work (see `solutions/course/cases/lesson01.py`).
+  watchdog thread raises `CaseTimeout` in it when it is out of time (`PyThreadState_SetAsyncExc`),
+  and again every `RETRY_SECONDS` if the code swallows it. Its clock is the CPU time of this
+  thread where the platform gives it (`time.pthread_getcpuclockid`), else of this process. It
+  interrupts Python code at its next bytecode, which covers `while True: pass` and a loop with no
+  step limit. Its limits: a single long C-level operation (`2 ** 10 ** 10` written in your own
+  code, `time.sleep(60)`) runs to its end before the interruption lands; a loop that catches
+  BaseException and carries on is never stopped; there is no memory limit. The course's cases are
+  built so that none of them makes a wrong solution do such work (see
+  `solutions/course/cases/lesson01.py`).
 
 macOS gets the thread runner because forking a process that may hold Objective-C runtime state
 is unsafe there (the reason `multiprocessing` stopped forking on macOS).
@@ -37,6 +49,8 @@ from typing import Any, Callable, Sequence
 
 MEMORY_HEADROOM = 2 * 1024 ** 3   # bytes a forked case may allocate beyond the notebook's own
 RETRY_SECONDS = 0.05              # how often the thread runner re-raises a swallowed timeout
+WALL_FACTOR = 5.0                 # a call that waits without working is stopped after this many times its CPU limit
+POLL_SECONDS = 0.02               # how often the CPU time of a running call is read
 RUNNERS = ("fork", "thread")
 DEFAULT_RUNNER = "fork" if sys.platform.startswith("linux") and hasattr(os, "fork") else "thread"
 
@@ -47,7 +61,10 @@ class CaseTimeout(BaseException):
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a limited call ended: kind "done" (with its value), "timeout" or "crashed" (with detail)."""
+    """How a limited call ended: kind "done" (with its value), "timeout" or "crashed" (with detail).
+
+    A timeout's detail says which limit ran out: "case" (the call's own) or "total" (the run's).
+    """
 
     kind: str
     value: Any = None
@@ -55,26 +72,71 @@ class Outcome:
 
 
 def run_limited(call: Callable[[], Any], seconds: float, runner: str = DEFAULT_RUNNER) -> Outcome:
-    """Run `call()` for at most `seconds`; with the fork runner its value must be picklable.
+    """Run `call()` for at most `seconds` of CPU time; with the fork runner its value must be picklable.
 
     An exception escaping `call` becomes Outcome("crashed", detail="Type: message").
     """
-    outcomes = run_each([call], lambda _index: seconds, runner)
-    return outcomes[0] if outcomes else Outcome("timeout")
+    outcomes = run_each([call], seconds, runner=runner)
+    return outcomes[0] if outcomes else Outcome("timeout", detail="case")
 
 
-def run_each(calls: Sequence[Callable[[], Any]], seconds_for: Callable[[int], float],
-             runner: str = DEFAULT_RUNNER) -> list[Outcome]:
-    """Run the calls one after another, call i for at most `seconds_for(i)` seconds (asked as it starts).
+def run_each(calls: Sequence[Callable[[], Any]], case_seconds: float,
+             total_seconds: float | None = None, runner: str = DEFAULT_RUNNER) -> list[Outcome]:
+    """Run the calls one after another, each for at most `case_seconds` of CPU time, all of them
+    for at most `total_seconds` (None: no total limit).
 
-    Returns one Outcome per call run: the list ends early after a timeout, or when `seconds_for`
-    gives no time left. The fork runner runs them all in one child (a new one after a crash), so a
-    check costs one fork, not one per case; their side effects stay in the child.
+    Returns one Outcome per call run: the list ends early after a timeout, or when no time is
+    left for the next call. The fork runner runs them all in one child (a new one after a crash),
+    so a check costs one fork, not one per case; their side effects stay in the child.
     """
     if runner not in RUNNERS:
         raise ValueError(f"runner must be one of {', '.join(RUNNERS)}, got {runner!r}")
     run = _in_child if runner == "fork" else _in_thread
-    return run(list(calls), seconds_for)
+    return run(list(calls), _Budget(case_seconds, total_seconds))
+
+
+class _Budget:
+    """The time left to the calls of one `run_each`: CPU seconds per call and in total, and the
+    wall-clock backstop of WALL_FACTOR times each."""
+
+    def __init__(self, case_seconds: float, total_seconds: float | None) -> None:
+        """A budget of `case_seconds` per call and `total_seconds` (or no limit) for all."""
+        self.case = case_seconds
+        self.total = float("inf") if total_seconds is None else total_seconds
+        self.cpu_spent = self.wall_spent = 0.0
+
+    def start(self, cpu: Callable[[], float]) -> "_Deadline | None":
+        """The deadline of the next call, timed by the clock `cpu`; None when no time is left."""
+        seconds = min(self.case, self.total - self.cpu_spent)
+        wall = min(self.case, self.total - self.wall_spent / WALL_FACTOR) * WALL_FACTOR
+        if seconds <= 0 or wall <= 0:
+            return None
+        limit = "case" if seconds >= self.case and wall >= self.case * WALL_FACTOR else "total"
+        return _Deadline(self, seconds, wall, cpu, limit)
+
+
+class _Deadline:
+    """When one call is out of time: after `seconds` of the clock `cpu`, or `wall` seconds."""
+
+    def __init__(self, budget: _Budget, seconds: float, wall: float, cpu: Callable[[], float],
+                 limit: str) -> None:
+        """Start timing now."""
+        self.budget, self.seconds, self.wall, self.cpu, self.limit = budget, seconds, wall, cpu, limit
+        self.cpu_start, self.wall_start = cpu(), time.monotonic()
+
+    def left(self) -> float:
+        """Seconds before the first of the two limits runs out (at most; <= 0 when it has)."""
+        return min(self.seconds - (self.cpu() - self.cpu_start),
+                   self.wall - (time.monotonic() - self.wall_start))
+
+    def finish(self) -> None:
+        """Charge the time this call used to the budget."""
+        self.budget.cpu_spent += self.cpu() - self.cpu_start
+        self.budget.wall_spent += time.monotonic() - self.wall_start
+
+    def timeout(self) -> Outcome:
+        """The Outcome of a call stopped by this deadline."""
+        return Outcome("timeout", detail=self.limit)
 
 
 # ---------------------------------------------------------------- fork runner
@@ -82,17 +144,17 @@ def run_each(calls: Sequence[Callable[[], Any]], seconds_for: Callable[[int], fl
 _LENGTH = 8  # bytes of the length that goes before each pickled Outcome in the pipe
 
 
-def _in_child(calls: list[Callable[[], Any]], seconds_for: Callable[[int], float]) -> list[Outcome]:
+def _in_child(calls: list[Callable[[], Any]], budget: _Budget) -> list[Outcome]:
     """Run the calls in forked children (one, or a new one after each crash)."""
     outcomes: list[Outcome] = []
     while len(outcomes) < len(calls):
-        finished = _one_child(calls, len(outcomes), seconds_for, outcomes)
+        finished = _one_child(calls, len(outcomes), budget, outcomes)
         if finished:
             break
     return outcomes
 
 
-def _one_child(calls: list[Callable[[], Any]], start: int, seconds_for: Callable[[int], float],
+def _one_child(calls: list[Callable[[], Any]], start: int, budget: _Budget,
                outcomes: list[Outcome]) -> bool:
     """Run calls[start:] in one child, appending to `outcomes`; True when nothing more is to run."""
     read_end, write_end = os.pipe()
@@ -103,15 +165,16 @@ def _one_child(calls: list[Callable[[], Any]], start: int, seconds_for: Callable
         os.close(read_end)
         _child_main(calls[start:], write_end)
     os.close(write_end)
-    reader, died = _Frames(read_end), False
+    reader, died, clock = _Frames(read_end), False, _cpu_clock(pid)
     try:
-        for index in range(start, len(calls)):
-            seconds = seconds_for(index)
-            if seconds <= 0:
+        for _index in range(start, len(calls)):
+            deadline = budget.start(clock)
+            if deadline is None:
                 return True
-            frame = reader.next(time.monotonic() + seconds)
+            frame = reader.next(deadline)
+            deadline.finish()
             if frame is None:
-                outcomes.append(Outcome("timeout"))
+                outcomes.append(deadline.timeout())
                 return True
             if not frame:  # the pipe closed before a whole Outcome came: the child died
                 died = True
@@ -126,6 +189,27 @@ def _one_child(calls: list[Callable[[], Any]], start: int, seconds_for: Callable
         how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else "no result"
         outcomes.append(Outcome("crashed", detail=f"the process running the case died ({how})"))
     return False
+
+
+def _cpu_clock(pid: int) -> Callable[[], float]:
+    """A clock of the CPU seconds process `pid` has used, from /proc (the wall clock without it)."""
+    path, tick = f"/proc/{pid}/stat", os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    last = [0.0]
+
+    def read() -> float:
+        try:
+            with open(path, "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            last[0] = (int(fields[11]) + int(fields[12])) / tick  # utime + stime, in ticks
+        except (OSError, IndexError, ValueError):  # gone (reaped) or unreadable: time stands still
+            pass
+        return last[0]
+
+    try:
+        open(path, "rb").close()
+    except OSError:
+        return time.monotonic
+    return read
 
 
 def _child_main(calls: list[Callable[[], Any]], write_end: int) -> None:
@@ -171,7 +255,7 @@ class _Frames:
         """Frames from the read end `fd`."""
         self.fd, self.buffer = fd, bytearray()
 
-    def next(self, deadline: float) -> bytes | None:
+    def next(self, deadline: _Deadline) -> bytes | None:
         """The next frame; b"" when the pipe closes first, None when the deadline passes first."""
         ended = self._fill(_LENGTH, deadline)
         wanted = _LENGTH + int.from_bytes(self.buffer[:_LENGTH], "big")
@@ -182,12 +266,14 @@ class _Frames:
         del self.buffer[:wanted]
         return frame
 
-    def _fill(self, size: int, deadline: float) -> str:
+    def _fill(self, size: int, deadline: _Deadline) -> str:
         """Read until `size` bytes are buffered: "" then, else "late" or "closed"."""
         while len(self.buffer) < size:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([self.fd], [], [], remaining)[0]:
+            remaining = deadline.left()
+            if remaining <= 0:
                 return "late"
+            if not select.select([self.fd], [], [], min(remaining, POLL_SECONDS))[0]:
+                continue
             chunk = os.read(self.fd, 1 << 16)
             if not chunk:
                 return "closed"
@@ -206,33 +292,46 @@ def _reap(pid: int) -> int:
 
 # ---------------------------------------------------------------- thread runner
 
-def _in_thread(calls: list[Callable[[], Any]], seconds_for: Callable[[int], float]) -> list[Outcome]:
+def _in_thread(calls: list[Callable[[], Any]], budget: _Budget) -> list[Outcome]:
     """Each call here, under a watchdog; stop at the first timeout."""
     outcomes: list[Outcome] = []
-    for index, call in enumerate(calls):
-        seconds = seconds_for(index)
-        outcome = _one_in_thread(call, seconds) if seconds > 0 else None
-        if outcome is None:
+    clock = _thread_clock(threading.get_ident())
+    for call in calls:
+        deadline = budget.start(clock)
+        if deadline is None:
             break
+        outcome = _one_in_thread(call, deadline)
+        deadline.finish()
         outcomes.append(outcome)
         if outcome.kind == "timeout":
             break
     return outcomes
 
 
-def _one_in_thread(call: Callable[[], Any], seconds: float) -> Outcome:
+def _thread_clock(thread_id: int) -> Callable[[], float]:
+    """A clock of the CPU seconds the thread has used (of this process where threads have none)."""
+    try:
+        clock_id = time.pthread_getcpuclockid(thread_id)
+        time.clock_gettime(clock_id)
+    except (AttributeError, OSError):
+        return time.process_time
+    return lambda: time.clock_gettime(clock_id)
+
+
+def _one_in_thread(call: Callable[[], Any], deadline: _Deadline) -> Outcome:
     """Run `call` here while a watchdog raises CaseTimeout in this thread at the deadline."""
     target, finished = threading.get_ident(), threading.Event()
 
     def watch() -> None:
-        if finished.wait(seconds):
-            return
+        while (left := deadline.left()) > 0:
+            if finished.wait(min(left, POLL_SECONDS)):
+                return
         while not finished.is_set():
             _raise_in(target, CaseTimeout)
             finished.wait(RETRY_SECONDS)
 
     watcher = threading.Thread(target=watch, name="case-deadline", daemon=True)
-    outcome = Outcome("timeout")
+    outcome = deadline.timeout()
     try:
         try:
             watcher.start()
