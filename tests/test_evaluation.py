@@ -107,7 +107,7 @@ def test_summarise_averages_over_every_run_and_counts_step_limits_as_failures() 
     assert summarise(runs) == Metrics(runs=3, success_rate=2 / 3, average_steps=3.0,
                                       tool_success=5 / 7, tokens=1050, step_limit_hits=1)
     assert summarise([_run(True, "step_limit")]).success_rate == 0.0
-    assert summarise([]) == Metrics(0, 0.0, 0.0, None, 0, 0)
+    assert summarise([]) == summarise(iter([])) == Metrics(0, None, None, None, 0, 0)  # no data, not 0%
     assert summarise([_run(calls=0)]).tool_success is None
 
 

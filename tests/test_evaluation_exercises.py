@@ -22,7 +22,7 @@ def test_a_one_pass_summarise_passes(capsys) -> None:
             tokens += run.tokens
             limits += run.stop_reason == "step_limit"
         if not count:
-            return Metrics(0, 0.0, 0.0, None, 0, 0)
+            return Metrics(0, None, None, None, 0, 0)
         return Metrics(count, right / count, steps / count, (calls - errors) / calls if calls else None,
                        tokens, limits)
     assert check(summarise) is summarise, capsys.readouterr().out
@@ -40,4 +40,11 @@ def test_a_verdict_with_math_isclose_passes(capsys) -> None:
 
 def test_verdict_refuses_what_is_not_metrics() -> None:
     with pytest.raises(TypeError, match="two Metrics"):
-        reference_verdict({"success_rate": 1}, Metrics(0, 0.0, 0.0, None, 0, 0))
+        reference_verdict({"success_rate": 1}, Metrics(1, 0.0, 1.0, None, 0, 0))
+
+
+def test_verdict_refuses_a_metrics_of_no_runs() -> None:
+    from solutions.evaluation.harness import summarise
+
+    with pytest.raises(ValueError, match="no runs"):
+        reference_verdict(summarise([]), Metrics(1, 1.0, 1.0, None, 10, 0))

@@ -54,6 +54,14 @@ def test_a_rate_that_is_not_a_share_is_refused_naming_the_persona(rate) -> None:
         gate({"diligent": 0.9, "looper": 0.5}, {"diligent": 0.9, "looper": rate})
 
 
+def test_a_persona_measured_on_no_runs_fails_the_gate_as_no_data() -> None:
+    from solutions.evaluation.gate import gate
+
+    current = {"diligent": 1.0, "looper": summarise([]).success_rate}
+    with pytest.raises(ValueError, match="'looper' is None: no runs were measured"):
+        gate(current, {"diligent": 1.0, "looper": 0.5})
+
+
 def test_an_empty_baseline_is_an_error_not_a_pass() -> None:
     from solutions.evaluation.gate import gate
 

@@ -57,11 +57,14 @@ def regressions(current: dict[str, float], baseline: dict[str, float],
 
 def check_rates(rates: dict, what: str) -> None:
     """Raise a ValueError naming the persona unless each rate is a number from 0 to 1 (NaN, an
-    infinity or a bool would slip through the comparison: NaN < x is False); `what` names the
-    rates in the message ("the current success rate")."""
+    infinity or a bool would slip through the comparison: NaN < x is False; None is no data, a
+    persona measured on no runs); `what` names the rates in the message ("the current success rate")."""
     if not isinstance(rates, dict):
         raise TypeError(f"{what} must be a dict {{persona: rate}}, got {type(rates).__name__}")
     for persona, rate in rates.items():
+        if rate is None:  # summarise of no runs: no data, which must not pass as a rate
+            raise ValueError(f"{what} of {persona!r} is None: no runs were measured (no data is "
+                             "not a rate); run the evaluation set first")
         if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
             raise ValueError(f"{what} of {persona!r} must be a number from 0 to 1, got {rate!r}")
 
@@ -85,6 +88,8 @@ def verdict(before: Metrics, after: Metrics) -> str:
     for metric in (before, after):
         if not (hasattr(metric, "success_rate") and hasattr(metric, "tokens")):
             raise TypeError(f"verdict compares two Metrics (from summarise), got {type(metric).__name__}")
+        if metric.success_rate is None:
+            raise ValueError("verdict needs runs on both sides: a Metrics of no runs has no success rate")
     if abs(after.success_rate - before.success_rate) > 1e-9:
         return "better" if after.success_rate > before.success_rate else "worse"
     if after.tokens != before.tokens:

@@ -2,7 +2,8 @@
 
 Built in lesson 10 (Evaluation). A `Run` holds what the metrics need and nothing of the trace's
 text; `summarise` turns a list of runs into `Metrics`: success rate, average steps, tool-call
-success rate, tokens and step-limit hits.
+success rate, tokens and step-limit hits. No runs is no data: the rates and the average are None,
+not 0 (a 0% would read as an agent that failed every question).
 """
 from __future__ import annotations
 
@@ -33,21 +34,22 @@ class Run:
 
 @dataclass(frozen=True)
 class Metrics:
-    """What a list of runs measures. Rates are from 0 to 1; `tool_success` is None without tool calls."""
+    """What a list of runs measures. Rates are from 0 to 1; a rate or average over nothing is None
+    (no data): `success_rate` and `average_steps` without runs, `tool_success` without tool calls."""
 
     runs: int
-    success_rate: float
-    average_steps: float
+    success_rate: float | None
+    average_steps: float | None
     tool_success: float | None
     tokens: int
     step_limit_hits: int
 
 
 def summarise(runs: Iterable[Run]) -> Metrics:
-    """The Metrics of `runs`; averages are over every run, an empty list measures zeros. Built in lesson 10 (Evaluation)."""
+    """The Metrics of `runs`; averages are over every run, no runs is no data (None). Built in lesson 10 (Evaluation)."""
     runs = list(runs)
     if not runs:
-        return Metrics(0, 0.0, 0.0, None, 0, 0)
+        return Metrics(0, None, None, None, 0, 0)  # no data, not 0%
     calls = sum(run.tool_calls for run in runs)
     return Metrics(
         runs=len(runs),

@@ -9,7 +9,7 @@ from solutions.evaluation.harness import Metrics
 from tests.wrong_solutions import Catalogue
 
 CATALOGUE = Catalogue("10")
-EMPTY = Metrics(0, 0.0, 0.0, None, 0, 0)
+EMPTY = Metrics(0, None, None, None, 0, 0)
 
 
 def _succeeded(run) -> bool:
@@ -107,6 +107,44 @@ def reads_the_runs_twice(runs):
     return Metrics(count, sum(map(_succeeded, runs)) / count, sum(run.steps for run in runs) / count,
                    _tool_success(runs), sum(run.tokens for run in runs),
                    sum(run.stop_reason == "step_limit" for run in runs))
+
+
+@CATALOGUE.wrong("summarise", fault="no runs measures zeros, a success rate of 0.0 (no data read as 0%)",
+                 says="no runs is no data, not 0%")
+def zeros_for_no_runs(runs):
+    runs = list(runs)
+    return _right(runs) if runs else Metrics(0, 0.0, 0.0, None, 0, 0)
+
+
+@CATALOGUE.wrong("summarise", fault="no runs: the success rate is None but the average steps 0.0",
+                 says="success_rate and average_steps are None")
+def average_of_nothing_is_zero(runs):
+    runs = list(runs)
+    return _right(runs) if runs else Metrics(0, None, 0.0, None, 0, 0)
+
+
+@CATALOGUE.wrong("summarise", fault="no runs: the rates are NaN (0 / 0 as floats)",
+                 says="no runs is no data, not 0%")
+def nan_for_no_runs(runs):
+    runs = list(runs)
+    return _right(runs) if runs else Metrics(0, float("nan"), float("nan"), None, 0, 0)
+
+
+@CATALOGUE.wrong("summarise", fault="tests for no runs before making a list: an empty generator is truthy",
+                 says="division by zero")
+def tests_the_generator_for_no_runs(runs):
+    if not runs:
+        return EMPTY
+    return _right(list(runs))
+
+
+@CATALOGUE.wrong("summarise", fault="raises ValueError for no runs instead of measuring no data",
+                 says="no runs is no data")
+def refuses_no_runs(runs):
+    runs = list(runs)
+    if not runs:
+        raise ValueError("no runs to summarise")
+    return _right(runs)
 
 
 # ---------------------------------------------------------------- verdict(before, after)

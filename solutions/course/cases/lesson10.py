@@ -62,6 +62,11 @@ def _share_of_runs_without_errors() -> float | None:
     return sum(not run.tool_errors for run in with_tools) / len(with_tools) if with_tools else None
 
 
+A_GENERATOR = ("runs can be any iterable, here a generator, which can be read only once (len() does "
+               "not work on it, and a second pass finds it empty): make it a list first, runs = list(runs)")
+NO_RUNS = ("no runs is no data, not 0%: success_rate and average_steps are None (like tool_success "
+           "without tool calls), Metrics(0, None, None, None, 0, 0); a 0.0 would read as an agent that "
+           "failed every question, and a gate would take it for a measured rate")
 SUMMARISE_CASES = (
     _measures([(True,), (False,)], (2, 0.5, 2.0, 1.0, 200, 0),
               "summarise([<right>, <wrong>])", "success_rate is the share of runs that succeeded: 1 of "
@@ -109,16 +114,18 @@ SUMMARISE_CASES = (
               "sum tokens and step-limit hits over every run; average the steps over all 5 runs (18 / 5)"),
     _measures([(True, "answered", 2, 1, 0, 100), (False, "step_limit", 6, 6, 2, 900),
                (True, "answered", 1, 0, 0, 50)], (3, 2 / 3, 3.0, 5 / 7, 1050, 1),
-              "summarise(run for run in <the 3 runs of case 3>)  # a generator",
-              "runs can be any iterable, here a generator, which can be read only once (len() does "
-              "not work on it, and a second pass finds it empty): make it a list first, "
-              "runs = list(runs)", once=True),
-    _measures([], (0, 0.0, 0.0, None, 0, 0), "summarise([])",
-              "an empty list measures zeros, Metrics(0, 0.0, 0.0, None, 0, 0): do not divide by len(runs) when it is 0"),
+              "summarise(run for run in <the 3 runs of case 3>)  # a generator", A_GENERATOR, once=True),
+    _measures([], (0, None, None, None, 0, 0), "summarise([])", NO_RUNS),
+    _measures([], (0, None, None, None, 0, 0), "summarise(run for run in [])  # an empty generator",
+              "an empty generator is truthy (`if not runs` sees a generator, not its runs): make it a "
+              "list first, then test for no runs; " + NO_RUNS, once=True),
 )
 SUMMARISE_CAUSES = (
-    Cause(lambda exc: isinstance(exc, ZeroDivisionError), "a division by zero: an empty list of runs, or "
-          "runs without tool calls, must not divide by 0 (return 0.0 or None as the cases say)", raised=True),
+    Cause(lambda exc: isinstance(exc, ZeroDivisionError), "a division by zero: no runs (an empty list, or "
+          "an empty generator) or no tool calls must not divide by 0; a rate or average over nothing is "
+          "None, no data", raised=True),
+    Cause(lambda exc: isinstance(exc, TypeError) and "generator" in str(exc), A_GENERATOR, raised=True),
+    Cause(lambda exc: not RUNS, "raises on no runs: " + NO_RUNS, raised=True),
     has_attributes("runs", "success_rate", "average_steps", "tool_success", "tokens", "step_limit_hits",
                    says="return a Metrics(runs, success_rate, average_steps, tool_success, tokens, step_limit_hits)"),
     Cause(lambda value: value.runs != len(RUNS), "runs is not the number of runs given: count every run, "
