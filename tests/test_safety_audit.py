@@ -96,7 +96,9 @@ def test_the_last_run_of_a_log_is_read_and_bad_middle_lines_named(tmp_path: Path
     path = tmp_path / "audit.jsonl"
     with AuditLog(path) as log:
         SafeAgent(MockLLM(), shop_tools(), audit=log).run("What is (17 + 5) * 3?")
-        log._file.write("not json\n")
+    with path.open("a") as file:
+        file.write("not json\n")
+    with AuditLog(path) as log:
         SafeAgent(MockLLM(), shop_tools(), audit=log).run("What's the weather like in Beijing today?")
     reading = read_audit(path)
     assert reading.trace.question == "What's the weather like in Beijing today?"
@@ -190,7 +192,9 @@ def test_a_record_with_a_field_of_the_wrong_type_is_reported_and_skipped(tmp_pat
                {"kind": "action", "step": 1, "action": "get_current_date", "action_input": {}},
                {"kind": "observation", "step": 1, "text": "2025-03-14", "tokens": 40}]
     records[1 if field in ("action", "action_input", "step") else 2][field] = value
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    with AuditLog(path) as log:  # the log writes what it is given: the reader checks the types
+        for record in records:
+            log.write(**record)
     reading = read_audit(path)
     assert len(reading.problems) == 1 and f"its {field} is" in reading.problems[0]
     html = reading.trace._repr_html_()  # the trace still displays: no TypeError, nothing unescaped
