@@ -58,9 +58,10 @@ unit: $(VENV)/.installed-test
 	$(PYTEST) tests
 
 # The long gates: the parser properties with 200,000 examples (hypothesis profile "long", shared
-# over both workers) and the termination matrix with max_steps 1 to 8, whose figures are printed.
+# over both workers), the growth tests up to 1 MB, and the termination matrix with max_steps 1 to
+# 8, whose figures are printed.
 test-long: $(VENV)/.installed-test
-	HYPOTHESIS_PROFILE=long PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist load tests/test_fuzz_parsers.py
+	HYPOTHESIS_PROFILE=long GROWTH_PROFILE=long PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist load tests/test_fuzz_parsers.py tests/test_linear_time.py
 	$(PY) scripts/termination_matrix.py --max-steps 1 2 3 4 5 6 7 8
 
 notebooks: $(VENV)/.installed-test

@@ -18,7 +18,7 @@ from solutions.course.exercises import exercises
 from tests.wrong_solutions import MIN_PER_EXERCISE, Wrong, catalogue
 
 ENTRIES = catalogue()
-SLOW_CASE_SECONDS = 1.0  # the case limit for a wrong solution that runs until stopped
+SLOW_CASE_SECONDS = 0.5  # the case limit for a wrong solution that runs until stopped
 
 
 def warm_up(reference, case) -> None:
