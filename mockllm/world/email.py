@@ -49,13 +49,16 @@ class Outbox:
     `Outbox()` keeps the emails in memory. `Outbox(path)` keeps them in a SQLite file: each send
     records key and email in one transaction (BEGIN IMMEDIATE, so two processes take turns) and
     reports the send only after it is committed; another Outbox on the same file, after a restart,
-    refuses every key recorded. A file that is not an outbox is a ValueError naming it.
+    refuses every key recorded. A file that is not an outbox is a ValueError naming it. Here the
+    record is the send (the outbox stands in for the mail server); a real sender records first and
+    has a relay send what is recorded and not yet marked sent, so a crash in between is sent once.
     """
 
     def __init__(self, path: str | os.PathLike | None = None) -> None:
         """Start an outbox in memory, or on the SQLite file at `path` (created when missing)."""
         self.path = None if path is None else Path(path)
         self._messages: list[dict] = []
+        self._by_key: dict[str, dict] = {}
         if self.path is not None:
             self._open(create=True).close()
 
@@ -83,11 +86,11 @@ class Outbox:
 
     def _remember(self, email: dict, content: str) -> dict | None:
         """In memory: the first email with this key, or None after adding `email` (given its id)."""
-        for message in self._messages:
-            if message["idempotency_key"] == email["idempotency_key"]:
-                return message
+        if email["idempotency_key"] in self._by_key:
+            return self._by_key[email["idempotency_key"]]
         email["id"] = _message_id(email, len(self._messages))
         self._messages.append({**email, "content": content})
+        self._by_key[email["idempotency_key"]] = self._messages[-1]
         return None
 
     def _record(self, email: dict, content: str) -> dict | None:
