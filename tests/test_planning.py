@@ -145,10 +145,44 @@ def test_a_broken_validator_fails_its_checkpoint_with_the_reason(validate, says:
 
 
 @pytest.mark.parametrize("options", [{"max_replans": -1}, {"max_replans": True}, {"max_steps": 0},
-                                     {"max_replans": 1.5}])
+                                     {"max_replans": 1.5}, {"max_plan_steps": 0}, {"max_plan_steps": None},
+                                     {"max_calls": 0}, {"max_calls": True}, {"max_calls": 1e9}])
 def test_plan_and_execute_refuses_limits_that_bound_nothing(options: dict) -> None:
     from solutions.planning.plan_execute import plan_and_execute
 
     name = next(iter(options))
     with pytest.raises(ValueError, match=f"{name} must be a whole number"):
         plan_and_execute("Write the weekly report.", MockLLM(persona="diligent", seed=0), world_tools(), **options)
+
+
+@pytest.mark.parametrize("budget, error", [(0, ValueError), (-5, ValueError), (True, TypeError), (1.5, TypeError)])
+def test_plan_and_execute_refuses_a_token_budget_that_bounds_nothing(budget, error) -> None:
+    from solutions.planning.plan_execute import plan_and_execute
+
+    with pytest.raises(error, match="token_budget must be"):
+        plan_and_execute("Write the weekly report.", MockLLM(persona="diligent", seed=0), world_tools(),
+                         token_budget=budget)
+
+
+@pytest.mark.parametrize("questions, says", [
+    (lambda c: c["missing"], "could not build the questions (KeyError: 'missing')"),
+    (lambda c: "What is today's date?", "could not build the questions (TypeError: it returned str, not a list of questions)"),
+    (lambda c: [1, 2], "could not build the questions (TypeError: it returned list, not a list of questions)"),
+])
+def test_a_broken_question_builder_fails_its_stage_with_the_reason(questions, says: str) -> None:
+    from solutions.planning.stages import run_stage
+
+    stage = Stage("date", questions, lambda traces, c: traces[0].final_answer, lambda v, c: [])
+    result = run_stage(stage, MockLLM(persona="diligent", seed=0), world_tools(), {})
+    assert not result.ok and result.problems == [says] and result.traces == []
+
+
+def test_the_lesson_runs_end_with_their_stop_reason() -> None:
+    from solutions.planning.plan_execute import plan_and_execute
+    from solutions.planning.report import REPORT_TASK, staged_report
+
+    reasons = {persona: plan_and_execute(REPORT_TASK, MockLLM(persona=persona, seed=0), world_tools()).stop_reason
+               for persona in ("diligent", "forgetful", "looper")}
+    assert reasons == {"diligent": "answered", "forgetful": "answered", "looper": "no_plan"}
+    assert staged_report(MockLLM(persona="forgetful", seed=0), world_tools()).stop_reason == "answered"
+    assert staged_report(MockLLM(persona="looper", seed=0), world_tools()).stop_reason == "checkpoint_failed"

@@ -129,3 +129,21 @@ def test_the_choice_table_sums_up_the_runs_and_the_surprise() -> None:
     assert by["stages"]["tokens"] < by["plan-and-execute"]["tokens"] < by["one loop"]["tokens"]
     text = choice_table(outcomes, surprised)
     assert "no report (stopped at orders)" in text and "right (5-step plan, 1 replan(s))" in text
+
+
+def test_a_surprise_with_no_replan_left_stops_the_run() -> None:
+    """Without a replan, November's failed listing ends the run: the steps after it would build on
+    a month that is missing (before, the run carried on and wrote a report without November)."""
+    run = plan_and_execute(REPORT_TASK, MockLLM(persona="diligent", seed=0), capped_orders(world_tools()),
+                           max_replans=0)
+    assert run.stop_reason == "replan_limit" and run.answer is None and run.replans == []
+    assert [step for step, _ in run.executed] == run.plan[:2]
+
+
+def test_the_comparison_notes_a_limit_that_ended_a_run(monkeypatch) -> None:
+    from solutions.planning import compare as compare_module
+
+    monkeypatch.setattr(compare_module, "plan_and_execute",
+                        lambda task, client, tools: plan_and_execute(task, client, tools, max_calls=5))
+    outcome = [o for o in compare(["diligent"]) if o.approach == "plan-and-execute"][0]
+    assert outcome.note == "5-step plan, 0 replan(s), stopped: call_limit" and outcome.steps == 5

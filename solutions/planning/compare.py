@@ -53,6 +53,8 @@ def _stages(client: Any, tools: ToolRegistry, staged: Callable[[Any, ToolRegistr
 def _plan_execute(client: Any, tools: ToolRegistry) -> tuple[int, int, str | None, str]:
     run = plan_and_execute(REPORT_TASK, client, tools)
     note = f"{len(run.plan)}-step plan, {len(run.replans)} replan(s)" if run.plan else "no plan"
+    if run.plan and run.stop_reason != "answered":
+        note += f", stopped: {run.stop_reason}"  # a limit ended the run: say which
     return run.steps, run.total_tokens, run.answer, note
 
 

@@ -2,7 +2,9 @@
 and a replanner rewrites the rest of the plan when a step surprises it.
 
 Built in lesson 11 (Long tasks). The executor hands each step the data the earlier steps found
-(the orders listed, the totals added up), as a person would pass on their notes.
+(the orders listed, the totals added up), as a person would pass on their notes. Every run is
+bounded (a plan of at most `max_plan_steps` steps, `max_replans` replans, `max_calls` model calls,
+an optional `token_budget`) and ends with one of STOP_REASONS.
 """
 from __future__ import annotations
 
@@ -11,10 +13,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from solutions.agent import Trace, run_agent
+from solutions.agent import Trace, check_arguments, run_step
+from solutions.budget import UsageMeter, check_limits, run_within_budget
 from solutions.planning.checkpoints import (amounts_by_line, amounts_text, kept_orders,
                                             line_totals, order_rows, totals_text)
-from solutions.tools import Tool, ToolRegistry
+from solutions.prompt import build_system_prompt
+from solutions.tools import ToolRegistry
 
 PLAN_PROMPT = ("Make a plan for this task, one numbered step per line, each step a short "
                "question one tool can answer: {task}")
@@ -22,6 +26,16 @@ REPLAN_PROMPT = ("Make a new plan for the rest of the task, one numbered step pe
                  "Task: {task}\nFailed step: {step}\nIt returned: {result}\n"
                  "Remaining steps:\n{remaining}")
 _NUMBERED = re.compile(r"(?m)^\s*(\d{1,3})[.)]\s+(.+?)\s*$")
+PLANNER_STEPS = 4
+"""Model calls the planner (and each replanner) has to write a plan."""
+MAX_PLAN_STEPS = 20
+"""Steps a plan may hold: a longer one (a planner that writes on and on) ends the run unrun."""
+MAX_CALLS = 100
+"""Model calls a whole run may make: planner, replanners and executor together."""
+STOP_REASONS = ("answered", "no_plan", "plan_too_long", "replan_limit", "call_limit", "token_budget")
+"""Why a run ended: the plan's last step answered; a plan without a numbered step; a plan longer
+than max_plan_steps; a step surprised the plan with no replan left; max_calls model calls made;
+token_budget tokens spent (lesson 07's name)."""
 
 
 def plan_steps(text: str | None) -> list[str]:
@@ -43,7 +57,8 @@ class PlanRun:
     planner_traces: list[Trace] = field(default_factory=list)
     executed: list[tuple[str, Trace]] = field(default_factory=list)
     replans: list[tuple[str, str, list[str]]] = field(default_factory=list)  # (step, result, plan)
-    answer: str | None = None
+    answer: str | None = None   # the last step's answer, None unless the run is "answered"
+    stop_reason: str = ""       # one of STOP_REASONS
 
     @property
     def steps(self) -> int:
@@ -95,27 +110,71 @@ def surprise(trace: Trace) -> str | None:
     return None
 
 
+class RunLimits:
+    """The model calls and tokens a whole run may spend, counted on one meter for all its loops."""
+
+    def __init__(self, client: Any, max_calls: int, token_budget: int | None = None) -> None:
+        self.meter, self.max_calls, self.token_budget = UsageMeter(client), max_calls, token_budget
+
+    def spent(self) -> str | None:
+        """'call_limit' or 'token_budget' once the run has used it up, else None."""
+        if len(self.meter.calls) >= self.max_calls:
+            return "call_limit"
+        if self.token_budget is not None and self.meter.total_tokens >= self.token_budget:
+            return "token_budget"
+        return None
+
+    def loop(self, question: str, tools: ToolRegistry, max_steps: int) -> Trace:
+        """Lesson 04's loop (run_agent's messages and steps), cut to the calls and tokens left."""
+        messages = [{"role": "system", "content": build_system_prompt(tools)},
+                    {"role": "user", "content": f"Question: {question}"}]
+        left = max(self.max_calls - len(self.meter.calls), 0)
+        steps, reason = run_within_budget(lambda: run_step(self.meter, messages, tools), self.meter,
+                                          min(max_steps, left), self.token_budget)
+        return Trace(question, steps, steps[-1].final_answer if reason == "answered" else None,
+                     reason, messages)
+
+
+def plan_problem(plan: list[str], max_plan_steps: int) -> str | None:
+    """'no_plan' for a plan without a step, 'plan_too_long' for one over max_plan_steps, else None."""
+    if not plan:
+        return "no_plan"
+    return "plan_too_long" if len(plan) > max_plan_steps else None
+
+
 def plan_and_execute(task: str, client: Any, tools: ToolRegistry, *, max_steps: int = 15,
-                     max_replans: int = 2) -> PlanRun:
-    """Plan, run each step as a short loop, replan when a step surprises the plan."""
-    for name, value, least in (("max_steps", max_steps, 1), ("max_replans", max_replans, 0)):
+                     max_replans: int = 2, max_plan_steps: int = MAX_PLAN_STEPS,
+                     max_calls: int = MAX_CALLS, token_budget: int | None = None) -> PlanRun:
+    """Plan, run each step as a short loop, replan when a step surprises the plan; stop at a limit."""
+    for name, value, least in (("max_steps", max_steps, 1), ("max_replans", max_replans, 0),
+                               ("max_plan_steps", max_plan_steps, 1), ("max_calls", max_calls, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
-    planner = run_agent(PLAN_PROMPT.format(task=task), client, tools, 4)
+    check_arguments(task, client, tools, max_steps)
+    check_limits(token_budget=token_budget)
+    limits = RunLimits(client, max_calls, token_budget)
+    planner = limits.loop(PLAN_PROMPT.format(task=task), tools, PLANNER_STEPS)
     run = PlanRun(task, plan_steps(planner.final_answer), [planner])
     todo = list(run.plan)
-    while todo:
+    reason = limits.spent() or plan_problem(todo, max_plan_steps)
+    while reason is None:
         step = todo.pop(0)
-        trace = run_agent(with_data(step, run.executed), client, tools, max_steps)
+        trace = limits.loop(with_data(step, run.executed), tools, max_steps)
         run.executed.append((step, trace))
         problem = surprise(trace)
-        if problem and len(run.replans) < max_replans:
-            replanner = run_agent(REPLAN_PROMPT.format(task=task, step=step, result=problem,
-                                                       remaining=numbered(todo)), client, tools, 4)
+        if problem is None:
+            reason = limits.spent() if todo else "answered"
+        elif len(run.replans) >= max_replans:
+            reason = limits.spent() or "replan_limit"   # a step failed and no replan is left: stop
+        elif (reason := limits.spent()) is None:
+            replanner = limits.loop(REPLAN_PROMPT.format(task=task, step=step, result=problem,
+                                                         remaining=numbered(todo)), tools, PLANNER_STEPS)
             run.planner_traces.append(replanner)
             todo = plan_steps(replanner.final_answer)
             run.replans.append((step, problem, list(todo)))
-    run.answer = run.executed[-1][1].final_answer if run.executed else None
+            reason = limits.spent() or plan_problem(todo, max_plan_steps)
+    run.stop_reason = reason
+    run.answer = run.executed[-1][1].final_answer if reason == "answered" else None
     return run
 
 

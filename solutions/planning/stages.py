@@ -2,7 +2,8 @@
 
 Built in lesson 11 (Long tasks). A `Stage` says which questions to ask (from the checkpoints so
 far), how to read its checkpoint from the runs' traces, and how to validate it. `run_stages`
-runs the stages in order and stops at the first checkpoint that does not hold.
+runs the stages in order and stops at the first checkpoint that does not hold. A run is bounded:
+each stage asks at most MAX_QUESTIONS questions, each a loop of at most its `max_steps` calls.
 """
 from __future__ import annotations
 
@@ -11,6 +12,11 @@ from typing import Any, Callable
 
 from solutions.agent import Trace, run_agent
 from solutions.tools import ToolRegistry
+
+MAX_QUESTIONS = 20
+"""Questions (one loop each) a stage may ask: more fails its checkpoint before any loop runs."""
+STOP_REASONS = ("answered", "checkpoint_failed")
+"""Why a staged run ended: every checkpoint held, or one did not (`failed` names its stage)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,11 @@ class StagedRun:
     failed: str | None = None   # the stage whose checkpoint did not hold, None when all held
 
     @property
+    def stop_reason(self) -> str:
+        """'checkpoint_failed' when a stage's checkpoint did not hold, else 'answered'."""
+        return "checkpoint_failed" if self.failed is not None else "answered"
+
+    @property
     def steps(self) -> int:
         """Model calls of all the stages."""
         return sum(result.steps for result in self.results)
@@ -63,10 +74,25 @@ class StagedRun:
         return sum(trace.total_tokens for result in self.results for trace in result.traces)
 
 
+def stage_questions(stage: Stage, checkpoints: dict) -> tuple[list[str], str | None]:
+    """The stage's questions, or a problem: its builder raised, gave no list of texts, or more than MAX_QUESTIONS."""
+    try:
+        questions = stage.questions(checkpoints)
+        if not isinstance(questions, (list, tuple)) or not all(isinstance(q, str) for q in questions):
+            raise TypeError(f"it returned {type(questions).__name__}, not a list of questions")
+    except Exception as error:  # a broken question builder fails the stage, with the reason
+        return [], f"could not build the questions ({type(error).__name__}: {error})"
+    if len(questions) > MAX_QUESTIONS:
+        return [], f"the stage asks {len(questions)} questions, more than {MAX_QUESTIONS}: none was run"
+    return list(questions), None
+
+
 def run_stage(stage: Stage, client: Any, tools: ToolRegistry, checkpoints: dict) -> StageResult:
     """Run one stage's loops, read its checkpoint and validate it (a reading error is a problem)."""
-    traces = [run_agent(question, client, tools, stage.max_steps)
-              for question in stage.questions(checkpoints)]
+    questions, problem = stage_questions(stage, checkpoints)
+    if problem is not None:  # no loop runs: the stage fails with the reason
+        return StageResult(stage.name, [], None, [problem])
+    traces = [run_agent(question, client, tools, stage.max_steps) for question in questions]
     try:
         checkpoint = stage.extract(traces, checkpoints)
     except (ValueError, KeyError, TypeError) as error:

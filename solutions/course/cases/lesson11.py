@@ -243,6 +243,9 @@ STAGES_CASES = (
                  "run_stage turns that into a problem (a stage that failed), where reading it yourself "
                  "raises; run each stage with run_stage(stage, client, tools, run.checkpoints)"),
 )
+NOT_KEPT = ("a stage asked for an earlier stage's checkpoint that was not kept (KeyError): keep each "
+            "checkpoint in run.checkpoints under the stage's name, and hand all of run.checkpoints to "
+            "run_stage (a stage may read any earlier checkpoint, not only the last)")
 STAGES_CAUSES = (
     Cause(lambda v: not hasattr(v, "results"), "returns something that is not a StagedRun: "
           "return the run, StagedRun(results, checkpoints, failed)"),
@@ -257,10 +260,9 @@ STAGES_CAUSES = (
           and [getattr(r, "ok", True) for r in v.results][:2] != [True, True],
           "the run went on after a failed checkpoint: a later stage would build on a wrong "
           "result; return as soon as a stage's result is not ok"),
-    Cause(lambda e: isinstance(e, KeyError), "a stage asked for an earlier stage's checkpoint "
-          "that was not kept (KeyError): keep each checkpoint in run.checkpoints under the "
-          "stage's name, and hand all of run.checkpoints to run_stage (a stage may read any "
-          "earlier checkpoint, not only the last)", raised=True),
+    Cause(lambda e: isinstance(e, KeyError), NOT_KEPT, raised=True),
+    Cause(lambda v: any(problem.startswith("could not build the questions (KeyError")
+                        for r in v.results for problem in r.problems), NOT_KEPT),
 )
 
 
