@@ -168,3 +168,10 @@ def test_the_sweep_is_deterministic_and_the_plot_is_the_same_svg_twice() -> None
 def test_every_persona_has_a_baseline_entry() -> None:
     from solutions.evaluation.gate import load_baseline
     assert set(load_baseline()) == set(personas())
+
+
+def test_a_cell_of_no_data_draws_no_bar_not_a_bar_at_zero() -> None:
+    measured, zero = Metrics(2, 0.5, 2.0, 1.0, 10, 0), Metrics(1, 0.0, 1.0, None, 1, 0)
+    bars = {name: plot_metric({("a", "v"): measured, ("b", "v"): second}).data.count('id="patch_')
+            for name, second in (("no data", summarise([])), ("zero", zero))}
+    assert bars["no data"] == bars["zero"] - 1

@@ -163,7 +163,7 @@ def test_the_safe_agent_ends_however_often_a_person_is_asked() -> None:
     while trace.stop_reason == "waiting_for_approval" and asked <= 5:
         trace, asked = agent.resume("deny"), asked + 1
     assert_trace_ends(trace, model, 5)
-    assert trace.stop_reason != "waiting_for_approval" and asked <= 5
+    assert trace.stop_reason == "step_limit" and asked == 5  # each call waited, was denied, and counted
 
 
 # ---------------------------------------------------------------- Plan-and-Execute

@@ -38,9 +38,10 @@ def plot_metric(cells: dict[tuple[str, str], Metrics], metric: str = "success_ra
     axes = figure.add_subplot()
     width = 0.8 / max(len(variants), 1)
     for number, variant in enumerate(variants):
-        values = [getattr(cells[p, variant], metric) or 0 if (p, variant) in cells else 0 for p in personas]
-        axes.bar([i + (number - (len(variants) - 1) / 2) * width for i in range(len(personas))],
-                 values, width, label=variant)
+        offset = (number - (len(variants) - 1) / 2) * width
+        bars = [(i + offset, getattr(cells[p, variant], metric)) for i, p in enumerate(personas)
+                if (p, variant) in cells and getattr(cells[p, variant], metric) is not None]
+        axes.bar([x for x, _ in bars], [value for _, value in bars], width, label=variant)  # no data: no bar
     axes.set_xticks(range(len(personas)), personas, rotation=20)
     axes.set(ylabel=LABELS[metric], title=title or f"{LABELS[metric]} by persona and prompt")
     if metric in RATES:
