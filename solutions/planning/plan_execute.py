@@ -114,6 +114,7 @@ class RunLimits:
     """The model calls and tokens a whole run may spend, counted on one meter for all its loops."""
 
     def __init__(self, client: Any, max_calls: int, token_budget: int | None = None) -> None:
+        """Count the calls made through `client`; `token_budget` None leaves the tokens unbounded."""
         self.meter, self.max_calls, self.token_budget = UsageMeter(client), max_calls, token_budget
 
     def spent(self) -> str | None:
