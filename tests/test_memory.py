@@ -139,8 +139,10 @@ def test_a_failed_save_leaves_no_lock_for_another_session(tmp_path) -> None:
     path = tmp_path / "memory.sqlite"
     first, second = connect(path), connect(path)
     second.execute("PRAGMA busy_timeout = 200")  # a held lock would make the next save fail, not wait long
-    with pytest.raises(sqlite3.IntegrityError):
-        save_fact(first, "city", None)  # the value may not be NULL
+    first.execute("CREATE TEMP TRIGGER refuse BEFORE INSERT ON facts WHEN NEW.key = 'city' "
+                  "BEGIN SELECT RAISE(ABORT, 'refused'); END")  # first's inserts fail mid-transaction
+    with pytest.raises(sqlite3.IntegrityError, match="refused"):
+        save_fact(first, "city", "Paris")
     assert not first.in_transaction
     save_fact(second, "city", "Beijing")
     assert recall_fact(first, "city") == "Beijing"
