@@ -57,12 +57,12 @@ def connect(path: str | Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3
     conn.path = path
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        _use_wal(conn)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise ValueError(f"{path} has schema version {version}; this code knows versions up "
                              f"to {SCHEMA_VERSION}: use newer code, or another file")
-        _check_tables(conn, path)
+        _check_tables(conn, path)  # before anything is written, WAL mode included
+        _use_wal(conn)
         if version < SCHEMA_VERSION:  # IMMEDIATE: wait for the write lock, then make it all at once
             conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} "
                                f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
