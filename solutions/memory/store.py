@@ -39,7 +39,7 @@ TABLES = {"sessions": ("id", "label"), "facts": ("id", "session", "key", "value"
 """The columns of each table of _SCHEMA: a file whose tables of these names differ is not a store."""
 
 _FILE_ERRORS = (  # SQLite's words for a file it cannot use, the error it becomes, what to do
-    ("full", OSError, "free some space on that disk, or keep the store on another one"),
+    ("disk is full", OSError, "free some space on that disk, or keep the store on another one"),
     ("readonly", PermissionError, "this session may not write the file: make it writable "
                                   "(chmod u+w), or give another file"),
     ("unable to open", PermissionError, "check that you may write in its folder, or give a "
