@@ -168,19 +168,31 @@ def _relative_paths(source: str) -> list[str]:
     """String constants of a code cell that look like relative file paths.
 
     A name given to `importlib.resources.files(...).joinpath(...)` is a file of an installed
-    package, found wherever the notebook runs: not a relative path.
+    package, found wherever the notebook runs: not a relative path. Nor is a name joined onto a
+    folder the code computes (`Path(folder.name) / "outbox.db"`, a temporary folder).
     """
     found = []
     tree = ast.parse(source)
     resources = {id(arg) for node in ast.walk(tree)
                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                  and node.func.attr == "joinpath" for arg in node.args}
+    resources |= {id(node.right) for node in ast.walk(tree)
+                  if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+                  and not isinstance(node.left, ast.Constant)
+                  and not (isinstance(node.left, ast.Call) and all(isinstance(a, ast.Constant) for a in node.left.args))}
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in resources:
             text = node.value
             if re.search(r"(^\.{1,2}/)|\.(ipynb|json|ya?ml|csv|txt|db|py)$", text):
                 found.append(text)
     return found
+
+
+def test_relative_paths_are_found_and_anchored_ones_are_not() -> None:
+    assert _relative_paths('open("data.json"); Path("memory") / "store.db"; Path() / "a.csv"') == [
+        "data.json", "store.db", "a.csv"]
+    assert _relative_paths('Path(folder.name) / "outbox.db"; base / "x.txt"; '
+                           'resources.files("pkg").joinpath("set.json")') == []
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb")),
