@@ -87,7 +87,7 @@ BENCH := PYTHONDONTWRITEBYTECODE= $(PY)
 bench: $(VENV)/.installed-test
 	$(PIP_EDITABLE) '.[bench]'
 	$(BENCH) benchmarks/bench_mock.py
-	$(BENCH) benchmarks/bench_test_time.py
+	$(BENCH) benchmarks/bench_test_time.py $(if $(BASELINE),--against $(BASELINE))
 	$(BENCH) benchmarks/bench_server.py
 	$(BENCH) benchmarks/bench_evaluation.py
 	$(BENCH) benchmarks/bench_notebooks.py
