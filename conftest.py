@@ -4,6 +4,10 @@
   stand-in below; `--nbval` compares the solved notebooks' outputs exactly, while `lessons/`
   (stored without outputs) only has to run, as with `--nbval-lax`. A progress bar's text is
   compared as "[progress bar]": it is stored as it ended and displayed at 0%.
+- Scheduling (`make test` runs `-n 2 --dist loadscope`): the tests of a file stay together on
+  one worker (a notebook's cells share a kernel; a module's fixtures are built once), except the
+  files of `SPREAD`, many independent cases with no shared fixture, whose tests go to whichever
+  worker is free: one 400-case file no longer keeps a worker busy while the other waits.
 - `rfc3987_syntax` builds a parser for a large grammar when imported (most of a second), and
   jsonschema imports it at start-up through nbformat, in every pytest process. `solutions.jsonschema_loader` defers that import to the first IRI
   format check, which the test suite never makes; the check itself behaves as before.
@@ -20,6 +24,9 @@ from solutions.jsonschema_loader import defer_iri_grammar
 SCRIPTS = Path(__file__).parent / "scripts"
 
 LAX_FOLDERS = {"lessons"}
+SPREAD = {"tests/test_wrong_solutions.py", "tests/test_linear_time.py", "tests/test_check.py",
+          "tests/test_gate_wrapped.py", "tests/test_fuzz_parsers.py"}
+"""Files whose tests are spread over the workers one by one (no module-scoped fixture in them)."""
 
 
 defer_iri_grammar()
@@ -38,3 +45,20 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
         collector.sanitize_patterns[PROGRESS_METER.pattern] = PROGRESS_SHOWN
         if collector.path.parent.name in LAX_FOLDERS:
             collector.compare_outputs = False
+
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """Under `--dist loadscope`: a file's tests are one unit of work, except in the files of SPREAD."""
+    if config.getoption("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileOrTestScheduling(LoadScopeScheduling):
+        """LoadScopeScheduling whose scope is the file, or the test itself in a SPREAD file."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            file = nodeid.split("::", 1)[0]
+            return nodeid if file in SPREAD else file
+
+    return FileOrTestScheduling(config, log)
