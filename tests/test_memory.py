@@ -161,3 +161,11 @@ def test_a_key_cannot_end_the_memory_section_and_a_huge_value_cannot_flood_the_p
     assert "\n\n" not in summary and summary.count("\n") == 2  # the heading and two lines
     assert len(summary) < 3 * MAX_ITEM_CHARS
     conn.close()
+
+
+@pytest.mark.parametrize(("history", "max_steps", "error"), [
+    ([], -3, ValueError), ([], "5", TypeError), ((), 5, TypeError), (None, 5, TypeError)])
+def test_the_replaying_agent_refuses_bad_arguments(history, max_steps, error) -> None:
+    with pytest.raises(error):
+        replaying_agent("What is today's date?", MockLLM(persona="diligent", seed=0), history,
+                        max_steps=max_steps)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from solutions.agent import Trace, run_agent, run_step
+from solutions.agent import Trace, check_arguments, run_agent, run_step
 from solutions.budget import UsageMeter, run_within_budget
 from solutions.memory.store import save_fact, save_progress, start_session
 from solutions.memory.summary import state_summary, with_memory
@@ -54,6 +54,9 @@ def replaying_agent(question: str, client: Any, history: list[dict],
     `history` grows by this run's messages (no system prompt), ready for the next session.
     """
     tools = world_tools() if tools is None else tools
+    check_arguments(question, client, tools, max_steps)
+    if not isinstance(history, list):
+        raise TypeError(f"history must be a list of messages, got {type(history).__name__}")
     messages = [{"role": "system", "content": build_system_prompt(tools)}, *history,
                 {"role": "user", "content": f"Question: {question}"}]
     meter = UsageMeter(client)
