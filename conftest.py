@@ -48,6 +48,7 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
 
 
 
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown, and unused, under -p no:xdist
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
     """Under `--dist loadscope`: a file's tests are one unit of work, except in the files of SPREAD."""
     if config.getoption("dist") != "loadscope":

@@ -186,3 +186,11 @@ def test_a_loopback_test_cannot_reach_another_address() -> None:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         with pytest.raises(pytest_socket.SocketConnectBlockedError, match="192.0.2.1"):
             sock.connect(("192.0.2.1", 9))  # TEST-NET-1: reserved for documentation, never routed
+
+
+def test_pytest_runs_without_xdist() -> None:
+    """`make test-ui` and `make test-frameworks` run with `-p no:xdist`: conftest.py's xdist hook
+    must not stop them."""
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "--collect-only", "-q",
+                             "tests/test_packaging.py"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
