@@ -66,7 +66,7 @@ def ensure_cell_ids(nb: NotebookNode, notebook_name: str) -> None:
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 PROGRESS_METER = re.compile(r"(?m)^(?P<desc>[^\n:|]{1,40}): *(?P<percent>\d{1,3})%\|(?P<bar>[^|\n]{0,80})\| *"
                             r"(?P<n>\d{1,12})/(?P<total>\d{1,12})$")
-"""A progress bar's text form, as the lessons' bars write it (`solutions.evaluation.sweep.BAR_FORMAT`)."""
+"""A progress bar's text form, as the lessons' bars write it (`solutions.progress.BAR_FORMAT`)."""
 PROGRESS_SHOWN = r"\g<desc>: [progress bar]"
 """What strict nbval compares a progress bar's text as: it is displayed at 0% and then moves."""
 

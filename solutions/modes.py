@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable
 from solutions.agent import Trace, run_agent
 from solutions.guards.questions import QUESTIONS, grade
 from solutions.parsing import Step
+from solutions.progress import progress_bar
 from solutions.structured import structured_agent
 from solutions.structured_text import EMPTY_REPLY
 from solutions.tools import ToolRegistry, world_tools
@@ -65,19 +66,22 @@ class Run:
 
 def compare_modes(personas: Iterable[str], questions: Iterable[dict] = QUESTIONS,
                   modes: dict[str, Agent] | None = None, *, seed: int = 0, max_steps: int = 6,
-                  tools: ToolRegistry | None = None) -> list[Run]:
-    """Run every persona on every question (lesson 05's items) in every mode, a fresh MockLLM each run."""
+                  tools: ToolRegistry | None = None, progress: bool = False) -> list[Run]:
+    """Run every persona on every question (lesson 05's items) in every mode, a fresh MockLLM each
+    run; with a progress bar when `progress`."""
     from mockllm import MockLLM
 
     modes = MODES if modes is None else modes
     tools = world_tools() if tools is None else tools
-    items = tuple(questions)
+    items, personas = tuple(questions), list(personas)
     runs = []
-    for persona in personas:
-        for mode, agent in modes.items():
-            for item in items:
-                trace = agent(item["question"], MockLLM(persona=persona, seed=seed), tools, max_steps)
-                runs.append(Run(persona, mode, item["question"], grade(trace.final_answer, item), trace))
+    with progress_bar(len(personas) * len(modes) * len(items), "modes", progress) as bar:
+        for persona in personas:
+            for mode, agent in modes.items():
+                for item in items:
+                    trace = agent(item["question"], MockLLM(persona=persona, seed=seed), tools, max_steps)
+                    runs.append(Run(persona, mode, item["question"], grade(trace.final_answer, item), trace))
+                    bar.update()
     return runs
 
 

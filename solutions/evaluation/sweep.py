@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from tqdm.auto import tqdm
-
 from solutions.evaluation.harness import Metrics, Run, run_question, summarise
+from solutions.progress import progress_bar
 from solutions.prompt import DEFAULT_PARTS, without
 
 VARIANTS: dict[str, tuple[str, ...]] = {
@@ -20,8 +19,6 @@ VARIANTS: dict[str, tuple[str, ...]] = {
 """The prompt variants of the sweep: the full prompt, and the full prompt minus one rule."""
 RATES = ("success_rate", "tool_success")
 """The metrics that are shares from 0 to 1, shown as percentages."""
-BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt}"
-"""The progress bar without timings, so that a stored notebook shows the same text on every run."""
 
 
 def sweep(questions: Iterable[dict], personas: Iterable[str],
@@ -32,7 +29,7 @@ def sweep(questions: Iterable[dict], personas: Iterable[str],
     chosen = {name: tuple(parts) for name, parts in (VARIANTS if variants is None else variants).items()}
     total = len(items) * len(names) * len(chosen)
     runs: list[Run] = []
-    with tqdm(total=total, desc="sweep", bar_format=BAR_FORMAT, disable=not progress) as bar:
+    with progress_bar(total, "sweep", progress) as bar:
         for variant, parts in chosen.items():
             for persona in names:
                 for item in items:

@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterable
 
 from mockllm import MockLLM
 from solutions.guards.questions import grade
+from solutions.progress import progress_bar
 from solutions.safety.agent import SafeAgent
 from solutions.safety.approval import needs_approval
 from solutions.safety.privilege import shop_tools
@@ -49,10 +50,17 @@ def danger_row(agent: Callable[[str, Any, ToolRegistry], Any], persona: str, ite
 
 
 def danger_sweep(agent: Callable[[str, Any, ToolRegistry], Any], personas: Iterable[str],
-                 questions: Iterable[dict]) -> list[dict]:
-    """danger_row for every persona and question. Built in lesson 09 (Safety limits)."""
-    questions = list(questions)
-    return [danger_row(agent, persona, item) for persona in personas for item in questions]
+                 questions: Iterable[dict], *, progress: bool = False, desc: str = "sweep") -> list[dict]:
+    """danger_row for every persona and question, with a progress bar named `desc` when `progress`.
+    Built in lesson 09 (Safety limits)."""
+    questions, personas = list(questions), list(personas)
+    rows = []
+    with progress_bar(len(personas) * len(questions), desc, progress) as bar:
+        for persona in personas:
+            for item in questions:
+                rows.append(danger_row(agent, persona, item))
+                bar.update()
+    return rows
 
 
 def defence_row(options: dict, item: dict) -> tuple[bool, bool, bool]:
