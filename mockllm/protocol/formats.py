@@ -2,13 +2,18 @@
 
 - `{"type": "text"}`: the content as the model wrote it.
 - `{"type": "json_object"}`: JSON content. The API requires the word "json" somewhere in the
-  messages (else HTTP 400); the mock raises the same complaint as a ValueError. A final answer
-  becomes `{"answer": ...}`; a ReAct step with an action `{"thought", "action", "action_input"}`.
+  messages (else HTTP 400); the mock raises the same complaint as a ValueError. A ReAct step with
+  an action becomes `{"thought", "action", "action_input"}`; a final answer takes the shape the
+  system and user messages ask for (`prompt_shape`): the last JSON schema they show (langchain's
+  and instructor's format instructions), else the last JSON example object, else the keys they
+  name ("with keys `answer` and `confidence`", "fields: a, b"); else `{"answer": ...}`.
 - `{"type": "json_schema", "json_schema": {"name", "schema", "strict", "description"}}`: content
   valid against the schema, built by `mockllm.protocol.schema_values` from the final answer, the
-  question and the ReAct fields. With `strict: true` the schema must follow the API's strict
-  rules (every object has `additionalProperties: false` and lists every property in `required`),
-  or the request is refused with the API's message.
+  question and the ReAct fields. The schema must be a valid JSON Schema (checked with
+  `jsonschema`, Draft 2020-12 unless it names its `$schema`; imported only then); with
+  `strict: true` it must also follow the API's strict rules (every object has
+  `additionalProperties: false` and lists every property in `required`), or the request is
+  refused with the API's message.
 Tool calls are left as they are: the format applies to content. A malformed `response_format`
 is a ValueError naming it; a pydantic class is a TypeError pointing to `.parse()`, as in the SDK.
 """
@@ -44,7 +49,7 @@ def check_response_format(value: object, messages: list[dict]) -> dict | None:
         if not any("json" in (m.get("content") or "").lower() for m in messages):
             raise ValueError("Invalid value for 'messages': 'messages' must contain the word 'json' in "
                              "some form, to use 'response_format' of type 'json_object'.")
-        return {"type": "json_object"}
+        return {"type": "json_object", "shape": prompt_shape(messages)}
     return {"type": "json_schema", "json_schema": _check_json_schema(value.get("json_schema"))}
 
 
@@ -64,9 +69,99 @@ def _check_json_schema(spec: object) -> dict:
         raise type_error(f"{field}.strict", "True, False or None", strict)
     if not isinstance(spec.get("description", ""), str):
         raise type_error(f"{field}.description", "a str", spec["description"])
+    _check_valid(name, schema)
     if strict:
         _check_strict(name, schema)
     return {"name": name, "schema": schema, "strict": bool(strict)}
+
+
+def _check_valid(name: str, schema: Mapping) -> None:
+    """Refuse a schema that is not a valid JSON Schema, naming where and what is wrong."""
+    from jsonschema import exceptions, validators
+
+    validator = validators.validator_for(schema, default=validators.Draft202012Validator)
+    error = exceptions.best_match(validator(validator.META_SCHEMA).iter_errors(schema))
+    if error is not None:
+        raise ValueError(f"Invalid schema for response_format '{name}': In context="
+                         f"{tuple(str(p) for p in error.absolute_path)!r}, {error.message}.")
+
+
+_KEYS_SAID = re.compile(r"(?i)\b(?:keys?|fields?|properties|attributes)\b([^.\n]{0,300})")
+_QUOTED = re.compile(r"[`\"'“‘]([A-Za-z_][\w-]{0,63})[`\"'”’]")
+_BARE = re.compile(r"[:：]\s*([A-Za-z_][\w-]*(?:\s*(?:,|\band\b|、)\s*[A-Za-z_][\w-]*)+)")
+_MAX_TRIES = 200
+"""How many '{' of the prompt are tried as the start of a JSON object."""
+
+
+def prompt_shape(messages: list[dict]) -> dict | None:
+    """The JSON schema the system and user messages ask a json_object reply to follow, or None."""
+    texts = [m["content"] for m in messages if m.get("role") in ("system", "developer", "user")
+             and isinstance(m.get("content"), str)]
+    found = [value for text in texts for value in _json_objects(text)]
+    schemas = [v for v in found if isinstance(v.get("properties"), Mapping)
+               and all(isinstance(p, Mapping) for p in v["properties"].values())]
+    if schemas:
+        return schemas[-1]
+    examples = [v for v in found if v and "properties" not in v]
+    if examples:
+        return _schema_of(examples[-1])
+    keys = [key for text in texts for key in _named_keys(text)]
+    if not keys:
+        return None
+    keys = list(dict.fromkeys(keys))
+    return {"type": "object", "properties": {k: _schema_of_name(k) for k in keys}, "required": keys}
+
+
+def _json_objects(text: str) -> list[dict]:
+    """The JSON objects written in a text (each outermost one, at most `_MAX_TRIES` starts)."""
+    import json
+
+    decoder, out, start, tries = json.JSONDecoder(), [], text.find("{"), 0
+    while start >= 0 and tries < _MAX_TRIES:
+        tries += 1
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except (ValueError, RecursionError):
+            start = text.find("{", start + 1)
+            continue
+        if isinstance(value, dict):
+            out.append(value)
+        start = text.find("{", end)
+    return out
+
+
+def _named_keys(text: str) -> list[str]:
+    """The keys a sentence names after 'keys'/'fields' (quoted, or listed after a colon)."""
+    keys: list[str] = []
+    for match in _KEYS_SAID.finditer(text):
+        said = match.group(1)
+        quoted = _QUOTED.findall(said)
+        if quoted:
+            keys += quoted
+        elif (bare := _BARE.match(said.lstrip(" \t"))) or (bare := _BARE.search(said)):
+            keys += [k for k in re.split(r"\s*(?:,|\band\b|、)\s*", bare.group(1)) if k]
+    return keys[:32]
+
+
+def _schema_of(example: object) -> dict:
+    """A schema an example value is an instance of (its keys required, its values' types)."""
+    if isinstance(example, dict):
+        return {"type": "object", "properties": {str(k): _schema_of(v) for k, v in example.items()},
+                "required": [str(k) for k in example]}
+    if isinstance(example, list):
+        return {"type": "array", "items": _schema_of(example[0]) if example else {}}
+    kind = {bool: "boolean", int: "integer", float: "number", str: "string"}.get(type(example))
+    return {"type": kind} if kind else {}
+
+
+def _schema_of_name(key: str) -> dict:
+    """The schema a named key suggests: a confidence is a number, `is_...` a boolean, else text."""
+    low = key.lower()
+    if low in ("confidence", "probability", "certainty", "likelihood"):
+        return {"type": "number", "minimum": 0, "maximum": 1}
+    if low.startswith(("is_", "has_", "can_", "should_")):
+        return {"type": "boolean"}
+    return {"type": "string"}
 
 
 def _check_strict(name: str, schema: Mapping) -> None:
@@ -147,17 +242,20 @@ def formatted(response_format: dict, content: str, question: str, today: str) ->
     """(the content written in the format, a note for x_mock saying what was done)."""
     import json
 
+    from mockllm.protocol.schema_values import build
+
     facts = facts_of(content, question, today)
     if response_format["type"] == "json_object":
         if facts.fields.get("action"):
             value = {key: facts.fields[key] for key in ("thought", "action", "action_input")}
             note = "response_format json_object: the ReAct step written as a JSON object"
+        elif response_format.get("shape") is not None:
+            value = build(response_format["shape"], facts)
+            note = "response_format json_object: the answer written in the shape the prompt asks for"
         else:
             value = {"answer": facts.text}
             note = "response_format json_object: the answer written as {\"answer\": ...}"
         return json.dumps(value, ensure_ascii=False), note
-    from mockllm.protocol.schema_values import build
-
     spec = response_format["json_schema"]
     value = build(spec["schema"], facts)
     return (json.dumps(value, ensure_ascii=False),

@@ -4,12 +4,18 @@ Used for `response_format={"type": "json_schema", ...}` (from the final answer) 
 arguments of a tool call that `tool_choice` forces (from the question). The rules:
 
 - a string is the text (or, for a property named like a ReAct field, that field: `thought`,
-  `action`, `action_input`, `answer`/`final_answer`; `question`/`query` get the question);
+  `action`, `action_input`, `answer`/`final_answer`; `question`/`query` get the question); one
+  named like an explanation (`explanation`, `reasoning`, `rationale`, `steps`, `summary`,
+  `description`...) gets the thought followed by the answer (else the answer to the question);
   `format` date / date-time / time / email / uri / uuid gets a value of that form;
   minLength / maxLength are met by padding or cutting;
-- a number or integer is the first number in the text (else in the question, else 0),
-  clamped into minimum / maximum; a boolean is True only when the text starts with "yes"/"true";
-- `enum` gives its first value, `const` its value; `anyOf`/`oneOf`/a list of types the first
+- a number or integer is the text's answer (`answer_number`: the result after its last `=`,
+  else its first number the question does not hold, else its first number, else the question's,
+  else 0); a property named like a confidence (`confidence`, `probability`...) gets 0.9 of its
+  range instead. Either is moved into minimum / maximum. A boolean is True only when the text
+  starts with "yes"/"true";
+- `enum` gives the member the answer names (equal to its number, or a word of its text), else its
+  first value; `const` its value; `anyOf`/`oneOf`/a list of types the first
   option (a `null` option only as a last resort), `allOf` the merge of its parts;
 - an array has one item (or `minItems`, at most `maxItems`), an object every property in order;
 - `$ref` to `#`, `#/$defs/...` or `#/definitions/...` is followed; a reference already being
@@ -26,10 +32,14 @@ MAX_DEPTH = 32
 BUDGET = 10_000
 """How many values one build may make before it, too, builds only what is required."""
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+_RESULT = re.compile(r"(?:=|的结果是|结果是)\s*([-+]?\d+(?:\.\d+)?)")
+_EXPLAINING = frozenset({"explanation", "explain", "reasoning", "reason", "rationale", "justification",
+                         "steps", "step", "summary", "description", "analysis", "working", "work"})
+_CONFIDENCE = frozenset({"confidence", "probability", "certainty", "likelihood", "confidence_score"})
+_ANSWERING = frozenset({"answer", "final_answer", "result", "value", "total", "output", "solution"})
 _STEP_FIELDS = {
     "answer": "answer", "final_answer": "answer", "result": "answer", "response": "answer",
     "output": "answer", "text": "answer", "content": "answer", "thought": "thought",
-    "reasoning": "thought", "reason": "thought", "rationale": "thought", "explanation": "thought",
     "action": "action", "tool": "action", "tool_name": "action", "action_input": "action_input",
     "question": "question", "query": "question",
 }
@@ -46,6 +56,35 @@ class Facts:
                  today: str = "2025-03-14") -> None:
         self.text, self.question, self.today = text, question, today
         self.fields = dict(fields or {})
+
+    def number(self) -> float:
+        """The number the text answers with (see `answer_number`)."""
+        return answer_number(self.text, self.question)
+
+    def explanation(self) -> str:
+        """Explanatory text: the thought, then the answer (else the answer to the question)."""
+        thought = self.fields.get("thought")
+        thought = thought.strip() if isinstance(thought, str) else ""
+        answer = self.text.strip()
+        if thought and thought != answer:
+            return f"{thought if thought[-1:] in '.?!。？！' else thought + '.'} {answer}"
+        question = self.question.strip()
+        return f"To answer \"{question}\": {answer}" if question and question != answer else answer
+
+
+def answer_number(text: str, question: str = "") -> float:
+    """The number a text answers with: the result after its last '=' ('的结果是'), else its first
+    number the question does not hold, else its first number, else the question's first, else 0."""
+    results = _RESULT.findall(text)
+    if results:
+        return float(results[-1])
+    numbers = [float(n) for n in _NUMBER.findall(text)]
+    asked = {float(n) for n in _NUMBER.findall(question)}
+    new = [n for n in numbers if n not in asked and -n not in asked]
+    if new or numbers:
+        return (new or numbers)[0]
+    found = _NUMBER.search(question)
+    return float(found.group()) if found else 0.0
 
 
 def build(schema: Mapping, facts: Facts) -> object:
@@ -74,7 +113,7 @@ class _Builder:
         if "const" in schema:
             return schema["const"]
         if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return schema["enum"][0]
+            return self.member(schema["enum"])
         for key in ("anyOf", "oneOf"):
             if isinstance(schema.get(key), list) and schema[key]:
                 return self.value(self.pick(schema[key], refs), name, depth + 1, refs)
@@ -93,7 +132,7 @@ class _Builder:
         if kind == "array":
             return self.array(schema, name, depth, refs)
         if kind in ("number", "integer"):
-            return self.number(schema, kind == "integer")
+            return self.number(schema, kind == "integer", name)
         if kind == "boolean":
             return self.facts.text.strip().lower().startswith(("yes", "true"))
         if kind == "null":
@@ -113,14 +152,25 @@ class _Builder:
         properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
         required = [r for r in schema.get("required", ()) if isinstance(r, str)] \
             if isinstance(schema.get("required"), list) else []
-        out = {}
-        for key, sub in properties.items():
+        built = {}
+        for key in sorted(properties, key=lambda k: k.lower() not in _ANSWERING):  # the answer first
+            sub = properties[key]
             recursive = isinstance(sub, Mapping) and sub.get("$ref") in refs
             if key in required or not (recursive or depth >= MAX_DEPTH):
-                out[key] = self.value(sub, key, depth + 1, refs)
+                built[key] = self.value(sub, key, depth + 1, refs)
+        out = {key: built[key] for key in properties if key in built}  # in the schema's order
         for key in required:
             out.setdefault(key, self.string({}, key))
         return out
+
+    def member(self, members: list) -> object:
+        """The enum member the answer names (its number, or a word of its text), else the first."""
+        number = self.facts.number()
+        for member in members:
+            if isinstance(member, (int, float)) and not isinstance(member, bool) and member == number:
+                return member
+        words = set(re.findall(r"[^\W_]+", f"{self.facts.text} {self.facts.fields.get('thought') or ''}".lower()))
+        return next((m for m in members if isinstance(m, str) and m.lower() in words), members[0])
 
     def array(self, schema: Mapping, name: str, depth: int, refs: tuple) -> list:
         """One item (or minItems of them; prefixItems each once), within maxItems."""
@@ -135,14 +185,17 @@ class _Builder:
         out += [self.value(items, name, depth + 1, refs) for _ in range(count - len(out))]
         return out
 
-    def number(self, schema: Mapping, integer: bool) -> float | int:
-        """The first number in the text (else the question, else 0), moved into the bounds."""
+    def number(self, schema: Mapping, integer: bool, name: str = "") -> float | int:
+        """The answer's number (0.9 of the range for a confidence), moved into the bounds."""
         import math
 
-        found = _NUMBER.search(self.facts.text) or _NUMBER.search(self.facts.question)
-        value: float = float(found.group()) if found else 0.0
         bound = {key: schema[key] for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
                  if isinstance(schema.get(key), (int, float)) and not isinstance(schema.get(key), bool)}
+        if name.lower() in _CONFIDENCE:
+            top = bound.get("maximum", bound.get("exclusiveMaximum", 1))
+            value: float = 0.9 * top if top > 1 else 0.9
+        else:
+            value = self.facts.number()
         if integer:
             value = int(value)
             if "minimum" in bound and value < bound["minimum"]:
@@ -186,7 +239,10 @@ class _Builder:
         return text if high is None else text[:high]
 
     def field(self, name: str) -> str:
-        """The text for a string property: its ReAct field when the name says which, else the text."""
+        """The text for a string property: its ReAct field when the name says which, an
+        explanation when it asks for one, else the text."""
+        if name.lower() in _EXPLAINING:
+            return self.facts.explanation()
         wanted = _STEP_FIELDS.get(name.lower())
         if wanted == "question":
             return self.facts.question or self.facts.text

@@ -1,0 +1,214 @@
+"""Structured outputs answer the question: json_schema filled from what the model computed, json_object
+with the keys the prompt names, and an invalid schema refused as the API refuses it."""
+from __future__ import annotations
+
+import json
+from typing import Literal, Optional
+
+import jsonschema
+import pytest
+from pydantic import BaseModel, ConfigDict, Field
+
+from mockllm import MockLLM, openai_client
+
+QUESTION = "What is (17 + 5) * 3?"
+EXPLAINING = ("explanation", "reasoning", "rationale", "justification", "summary", "description")
+
+
+class Solution(BaseModel):
+    """A worked solution to an arithmetic question."""
+
+    model_config = ConfigDict(extra="forbid")
+    answer: float = Field(description="The numeric answer")
+    explanation: str = Field(description="How the answer was found")
+
+
+class Step(BaseModel):
+    """One step of a calculation."""
+
+    model_config = ConfigDict(extra="forbid")
+    description: str
+    output: float
+
+
+class MathReasoning(BaseModel):
+    """OpenAI's structured-outputs example: steps, then the final answer."""
+
+    model_config = ConfigDict(extra="forbid")
+    steps: list[Step]
+    final_answer: float
+
+
+class Graded(BaseModel):
+    """An answer with a confidence, an operation and a flag."""
+
+    model_config = ConfigDict(extra="forbid")
+    result: int
+    confidence: float = Field(ge=0, le=1)
+    operation: Literal["addition", "multiplication", "division"]
+    is_exact: bool
+    note: Optional[str]
+
+
+def _obj(properties: dict, **extra: object) -> dict:
+    """An object schema requiring every property."""
+    return {"type": "object", "properties": properties, "required": list(properties), **extra}
+
+
+# (schema, strict, {path: what the value must be}); a path is keys joined by '.'
+SCHEMAS = [
+    (_obj({"answer": {"type": "number"}}), False, {"answer": 66}),
+    (_obj({"answer": {"type": "integer"}}, additionalProperties=False), True, {"answer": 66}),
+    (Solution.model_json_schema(), True, {"answer": 66, "explanation": "explains"}),
+    (MathReasoning.model_json_schema(), True, {"final_answer": 66, "steps": "nonempty"}),
+    (Graded.model_json_schema(), True, {"result": 66}),
+    (_obj({"answer": {"type": "string"}, "reasoning": {"type": "string"}}), False,
+     {"answer": "mentions", "reasoning": "explains"}),
+    (_obj({"answer": {"enum": [17, 22, 66, 99]}}), False, {"answer": 66}),
+    (_obj({"steps": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 4},
+           "final_answer": {"type": "number"}}), False, {"final_answer": 66, "steps": "nonempty"}),
+    (_obj({"solution": _obj({"value": {"type": "number"}, "rationale": {"type": "string"}}),
+           "checked": {"type": "boolean"}}), False, {"solution.value": 66, "solution.rationale": "explains"}),
+    ({"title": "AnswerWithJustification", "description": "An answer to the user question along with "
+      "justification for the answer.", "type": "object",
+      "properties": {"answer": {"title": "Answer", "type": "integer"},
+                     "justification": {"title": "Justification", "type": "string"}},
+      "required": ["answer", "justification"], "additionalProperties": False}, True,
+     {"answer": 66, "justification": "explains"}),
+    (_obj({"total": {"type": "integer", "minimum": 0, "maximum": 1000},
+           "confidence": {"type": "integer", "minimum": 0, "maximum": 100},
+           "summary": {"type": "string", "maxLength": 200}}), False, {"total": 66, "summary": "explains"}),
+    (_obj({"answer": {"type": "number", "exclusiveMaximum": 10}, "tags": {
+        "type": "array", "items": {"enum": ["math", "other"]}, "minItems": 3, "maxItems": 3}}), False, {}),
+]
+
+
+def _at(value: object, path: str) -> object:
+    """The value at a dotted path."""
+    for key in path.split("."):
+        value = value[key]
+    return value
+
+
+def _json_schema(schema: dict, strict: bool = False, name: str = "reply") -> dict:
+    """A json_schema response_format."""
+    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": strict}}
+
+
+def _ask(response_format: dict, messages: list | None = None, persona: str | None = "diligent") -> object:
+    """One request to a fresh client."""
+    messages = messages or [{"role": "user", "content": QUESTION}]
+    return MockLLM(persona=persona).chat.completions.create(
+        model="mock-react", messages=messages, response_format=response_format)
+
+
+def test_the_schema_gets_the_computed_answer_not_the_questions_first_number() -> None:
+    schema = _obj({"answer": {"type": "number"}})
+    for persona in ("diligent", None, "sloppy"):
+        assert json.loads(_ask(_json_schema(schema), persona=persona).choices[0].message.content) == {"answer": 66}
+
+
+@pytest.mark.parametrize("schema, strict, wanted", SCHEMAS, ids=range(len(SCHEMAS)))
+def test_every_field_gets_a_sensible_valid_value(schema: dict, strict: bool, wanted: dict) -> None:
+    response = _ask(_json_schema(schema, strict))
+    content = response.choices[0].message.content
+    value = json.loads(content)
+    jsonschema.validate(value, schema, format_checker=jsonschema.FormatChecker())
+    for path, want in wanted.items():
+        got = _at(value, path)
+        if want == "explains":  # explanatory text, not the bare answer
+            assert isinstance(got, str) and "66" in got and len(got.split()) >= 4, (path, got)
+        elif want == "mentions":
+            assert isinstance(got, str) and "66" in got, (path, got)
+        elif want == "nonempty":
+            assert got, (path, got)
+        else:
+            assert got == want and not isinstance(got, bool), (path, got)
+    assert _ask(_json_schema(schema, strict)).choices[0].message.content == content  # same bytes
+
+
+def test_a_pydantic_model_through_parse_answers_66() -> None:
+    client = openai_client()
+    parsed = client.chat.completions.parse(model="mock-react", response_format=Solution,
+                                           messages=[{"role": "user", "content": QUESTION}])
+    solution = parsed.choices[0].message.parsed
+    assert solution.answer == 66 and "66" in solution.explanation
+    graded = client.chat.completions.parse(model="mock-react", response_format=Graded,
+                                           messages=[{"role": "user", "content": QUESTION}])
+    assert graded.choices[0].message.parsed.result == 66
+    assert 0 <= graded.choices[0].message.parsed.confidence <= 1
+
+
+# --- json_object -----------------------------------------------------------------------------------
+
+LANGCHAIN_INSTRUCTIONS = (
+    'The output should be formatted as a JSON instance that conforms to the JSON schema below.\n\n'
+    'As an example, for the schema {"properties": {"foo": {"title": "Foo", "description": "a list of '
+    'strings", "type": "array", "items": {"type": "string"}}}, "required": ["foo"]}\nthe object '
+    '{"foo": ["bar", "baz"]} is a well-formatted instance of the schema. The object {"properties": '
+    '{"foo": ["bar", "baz"]}} is not well-formatted.\n\nHere is the output schema:\n```\n'
+    + json.dumps(Solution.model_json_schema()) + "\n```")
+INSTRUCTOR_JSON = ("As a genius expert, your task is to understand the content and provide the parsed "
+                   "objects in json that match the following json_schema:\n\n"
+                   + json.dumps(Graded.model_json_schema(), indent=2)
+                   + "\n\nMake sure to return an instance of the JSON, not the schema itself")
+PHRASINGS = [
+    ("system", "Respond in JSON with keys `answer` and `confidence`.", {"answer", "confidence"}),
+    ("user", f"{QUESTION} Reply in JSON with the keys \"result\", \"explanation\" and \"unit\".",
+     {"result", "explanation", "unit"}),
+    ("system", 'Always answer with a JSON object like {"value": 0, "reasoning": "..."}', {"value", "reasoning"}),
+    ("system", "Return json with fields: answer, is_correct, steps", {"answer", "is_correct", "steps"}),
+    ("system", LANGCHAIN_INSTRUCTIONS, {"answer", "explanation"}),
+    ("system", INSTRUCTOR_JSON, {"result", "confidence", "operation", "is_exact", "note"}),
+]
+
+
+@pytest.mark.parametrize("role, text, keys", PHRASINGS, ids=range(len(PHRASINGS)))
+def test_json_object_uses_the_keys_the_prompt_names(role: str, text: str, keys: set) -> None:
+    messages = [{"role": role, "content": text}]
+    if role == "system":
+        messages.append({"role": "user", "content": QUESTION})
+    content = _ask({"type": "json_object"}, messages).choices[0].message.content
+    value = json.loads(content)
+    assert set(value) == keys, value
+    answer = next(value[k] for k in ("answer", "result", "value") if k in value)
+    assert answer == 66 or "66" in str(answer), value
+    assert _ask({"type": "json_object"}, messages).choices[0].message.content == content
+
+
+def test_json_object_the_schema_a_prompt_shows_is_followed() -> None:
+    for text, model in ((LANGCHAIN_INSTRUCTIONS, Solution), (INSTRUCTOR_JSON, Graded)):
+        messages = [{"role": "system", "content": text}, {"role": "user", "content": QUESTION}]
+        value = json.loads(_ask({"type": "json_object"}, messages).choices[0].message.content)
+        jsonschema.validate(value, model.model_json_schema())
+
+
+def test_json_object_without_named_keys_keeps_answer() -> None:
+    messages = [{"role": "user", "content": f"{QUESTION} Answer in JSON."}]
+    value = json.loads(_ask({"type": "json_object"}, messages).choices[0].message.content)
+    assert list(value) == ["answer"] and "66" in str(value["answer"])
+
+
+# --- invalid schemas -------------------------------------------------------------------------------
+
+INVALID = [
+    ({"type": "objekt"}, r"'objekt' is not valid"),
+    ({"type": "object", "properties": ["answer"]}, r"\['answer'\] is not of type 'object'"),
+    ({"type": "object", "properties": {"a": {"type": "string"}}, "required": "a"}, r"'a' is not of type 'array'"),
+    ({"type": "object", "properties": {"a": {"type": "number", "minimum": "0"}}}, r"'0' is not of type 'number'"),
+]
+
+
+@pytest.mark.parametrize("schema, pattern", INVALID, ids=range(len(INVALID)))
+def test_an_invalid_schema_is_refused_naming_what_is_wrong(schema: dict, pattern: str) -> None:
+    with pytest.raises(ValueError, match=r"Invalid schema for response_format 'reply': .*" + pattern):
+        _ask(_json_schema(schema))
+
+
+def test_an_invalid_schema_is_a_bad_request_through_the_sdk() -> None:
+    import openai
+
+    with pytest.raises(openai.BadRequestError, match="objekt") as caught:
+        openai_client().chat.completions.create(model="mock-react", response_format=_json_schema({"type": "objekt"}),
+                                                messages=[{"role": "user", "content": QUESTION}])
+    assert caught.value.status_code == 400
