@@ -212,3 +212,23 @@ def test_an_invalid_schema_is_a_bad_request_through_the_sdk() -> None:
         openai_client().chat.completions.create(model="mock-react", response_format=_json_schema({"type": "objekt"}),
                                                 messages=[{"role": "user", "content": QUESTION}])
     assert caught.value.status_code == 400
+
+
+# --- a forced call to a response-model tool (instructor's TOOLS mode, langchain's function_calling) --
+
+def test_a_forced_call_to_a_response_model_is_filled_from_the_answer() -> None:
+    import openai
+
+    class Answer(BaseModel):
+        """The answer to the user's question."""
+
+        answer: int
+        explanation: str
+
+    for tool, choice in ((openai.pydantic_function_tool(Answer), {"type": "function", "function": {"name": "Answer"}}),
+                         (openai.pydantic_function_tool(Graded), "required")):
+        response = MockLLM(persona="diligent").chat.completions.create(
+            model="mock-react", messages=[{"role": "user", "content": QUESTION}], tools=[tool], tool_choice=choice)
+        arguments = json.loads(response.choices[0].message.tool_calls[0].function.arguments)
+        jsonschema.validate(arguments, tool["function"]["parameters"])
+        assert arguments.get("answer", arguments.get("result")) == 66, arguments

@@ -11,7 +11,9 @@ The model (the brain and the persona) decides as usual; this step then makes the
   `"tool_calls"`, and so does the mock;
 - `parallel_tool_calls=False`: at most one call (the first).
 Each change is said in `x_mock["adjusted"]`. Arguments are built deterministically by
-`mockllm.protocol.schema_values` (strings from the question, numbers from its first number).
+`mockllm.protocol.schema_values`: for a tool of no kind the world knows (a response model, as
+instructor's and langchain's structured outputs send), from the model's answer when it answered
+instead of calling (its `answer` is the computed result); else from the question.
 """
 from __future__ import annotations
 
@@ -38,18 +40,38 @@ def best_tool(tools: list, question: str) -> dict:
     return best
 
 
-def forced_call(tool: dict, question: str, today: str) -> dict:
-    """A call to `tool` whose arguments fit its parameters schema, built from the question."""
+def _response_model(function: dict) -> bool:
+    """Whether a function is no tool of a kind the world knows: a response model to fill in."""
+    from mockllm.reading.system_prompt import ToolSpec
+    from mockllm.reading.tool_kinds import tool_kind
+
+    return tool_kind(ToolSpec(function["name"], str(function.get("description") or ""), ())) is None
+
+
+def forced_call(tool: dict, question: str, today: str, content: str | None = None) -> dict:
+    """A call to `tool` whose arguments fit its parameters schema: a response model's from the
+    model's answer (`content`) when it gave one, else from the question."""
     import json
 
+    from mockllm.protocol.formats import facts_of
     from mockllm.protocol.schema_values import Facts, build
 
     function = tool["function"]
     schema = function.get("parameters") or {"type": "object", "properties": {}}
-    arguments = build({"type": "object", **schema} if "type" not in schema else schema,
-                      Facts(question, question, {}, today))
+    facts = facts_of(content, question, today) if _from_answer(tool, content) else Facts(question, question, {}, today)
+    arguments = build({"type": "object", **schema} if "type" not in schema else schema, facts)
     return {"id": None, "type": "function",
             "function": {"name": function["name"], "arguments": json.dumps(arguments, ensure_ascii=False)}}
+
+
+def _from_answer(tool: dict, content: str | None) -> bool:
+    """Whether a forced call's arguments are built from the model's answer (else the question)."""
+    return bool(content and content.strip()) and _response_model(tool["function"])
+
+
+def _source(tool: dict, content: str | None) -> str:
+    """What a forced call's arguments are built from, for x_mock's note."""
+    return "its answer" if _from_answer(tool, content) else "the question"
 
 
 def apply_tool_choice(tool_choice: object, parallel: bool, tools: list | None, content: str | None,
@@ -63,14 +85,15 @@ def apply_tool_choice(tool_choice: object, parallel: bool, tools: list | None, c
             tool = next(t for t in tools if t["function"]["name"] == name)
             notes.append(f"tool_choice names {name!r}: " + (
                 "the model's own call to it kept, its other calls dropped" if own else
-                "the model did not call it, so the reply is a call to it with arguments from the question"))
-        return None, (own[0] if own else forced_call(tool, question, today),), notes
+                "the model did not call it, so the reply is a call to it with arguments from "
+                + _source(tool, None if calls else content)))
+        return None, (own[0] if own else forced_call(tool, question, today, None if calls else content),), notes
     if tool_choice == "required" and not calls:
         tool = best_tool(tools, question)
         notes.append(f"tool_choice='required': the model answered instead of calling a tool, so the reply "
                      f"is a call to {tool['function']['name']!r} (the offered tool that best fits the "
-                     "question) with arguments from the question")
-        return None, (forced_call(tool, question, today),), notes
+                     "question) with arguments from " + _source(tool, content))
+        return None, (forced_call(tool, question, today, content),), notes
     if not parallel and len(calls) > 1:
         notes.append(f"parallel_tool_calls=False: only the first of the model's {len(calls)} calls kept")
         calls = calls[:1]
