@@ -183,6 +183,12 @@ def test_json_object_the_schema_a_prompt_shows_is_followed() -> None:
         jsonschema.validate(value, model.model_json_schema())
 
 
+def test_json_object_reads_the_keys_after_a_long_document() -> None:
+    document = "Notes: {\"k\": [" * 20_000
+    messages = [{"role": "user", "content": f"{QUESTION}\n{document}\nReply in JSON with keys `answer` and `unit`."}]
+    assert set(json.loads(_ask({"type": "json_object"}, messages).choices[0].message.content)) == {"answer", "unit"}
+
+
 def test_json_object_without_named_keys_keeps_answer() -> None:
     messages = [{"role": "user", "content": f"{QUESTION} Answer in JSON."}]
     value = json.loads(_ask({"type": "json_object"}, messages).choices[0].message.content)

@@ -90,12 +90,15 @@ _KEYS_SAID = re.compile(r"(?i)\b(?:keys?|fields?|properties|attributes)\b([^.\n]
 _QUOTED = re.compile(r"[`\"'“‘]([A-Za-z_][\w-]{0,63})[`\"'”’]")
 _BARE = re.compile(r"[:：]\s*([A-Za-z_][\w-]*(?:\s*(?:,|\band\b|、)\s*[A-Za-z_][\w-]*)+)")
 _MAX_TRIES = 200
-"""How many '{' of the prompt are tried as the start of a JSON object."""
+"""How many '{' of a message are tried as the start of a JSON object."""
+_MAX_SCANNED = 32_768
+"""How much of a message's start and of its end is read for the shape it asks for (format
+instructions are short; a long document between them is not read)."""
 
 
 def prompt_shape(messages: list[dict]) -> dict | None:
     """The JSON schema the system and user messages ask a json_object reply to follow, or None."""
-    texts = [m["content"] for m in messages if m.get("role") in ("system", "developer", "user")
+    texts = [_ends(m["content"]) for m in messages if m.get("role") in ("system", "developer", "user")
              and isinstance(m.get("content"), str)]
     found = [value for text in texts for value in _json_objects(text)]
     schemas = [v for v in found if isinstance(v.get("properties"), Mapping)
@@ -110,6 +113,11 @@ def prompt_shape(messages: list[dict]) -> dict | None:
         return None
     keys = list(dict.fromkeys(keys))
     return {"type": "object", "properties": {k: _schema_of_name(k) for k in keys}, "required": keys}
+
+
+def _ends(text: str) -> str:
+    """A message's start and end (`_MAX_SCANNED` characters of each), or all of a short one."""
+    return text if len(text) <= 2 * _MAX_SCANNED else f"{text[:_MAX_SCANNED]}\n{text[-_MAX_SCANNED:]}"
 
 
 def _json_objects(text: str) -> list[dict]:
