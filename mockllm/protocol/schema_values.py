@@ -169,7 +169,8 @@ class _Builder:
         for member in members:
             if isinstance(member, (int, float)) and not isinstance(member, bool) and member == number:
                 return member
-        words = set(re.findall(r"[^\W_]+", f"{self.facts.text} {self.facts.fields.get('thought') or ''}".lower()))
+        said = f"{self.facts.text} {self.facts.fields.get('thought') or ''}".lower()
+        words = set(re.findall(r"[^\W_]+", said))
         return next((m for m in members if isinstance(m, str) and m.lower() in words), members[0])
 
     def array(self, schema: Mapping, name: str, depth: int, refs: tuple) -> list:

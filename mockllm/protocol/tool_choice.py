@@ -58,7 +58,8 @@ def forced_call(tool: dict, question: str, today: str, content: str | None = Non
 
     function = tool["function"]
     schema = function.get("parameters") or {"type": "object", "properties": {}}
-    facts = facts_of(content, question, today) if _from_answer(tool, content) else Facts(question, question, {}, today)
+    facts = (facts_of(content, question, today) if _from_answer(tool, content)
+             else Facts(question, question, {}, today))
     arguments = build({"type": "object", **schema} if "type" not in schema else schema, facts)
     return {"id": None, "type": "function",
             "function": {"name": function["name"], "arguments": json.dumps(arguments, ensure_ascii=False)}}
@@ -81,13 +82,14 @@ def apply_tool_choice(tool_choice: object, parallel: bool, tools: list | None, c
     if isinstance(tool_choice, dict):
         name = tool_choice["function"]["name"]
         own = [call for call in calls if call["function"]["name"] == name]
+        answer = None if calls else content  # the model's answer, when it gave one instead of calls
         if not own or len(calls) > 1:
             tool = next(t for t in tools if t["function"]["name"] == name)
             notes.append(f"tool_choice names {name!r}: " + (
                 "the model's own call to it kept, its other calls dropped" if own else
                 "the model did not call it, so the reply is a call to it with arguments from "
-                + _source(tool, None if calls else content)))
-        return None, (own[0] if own else forced_call(tool, question, today, None if calls else content),), notes
+                + _source(tool, answer)))
+        return None, (own[0] if own else forced_call(tool, question, today, answer),), notes
     if tool_choice == "required" and not calls:
         tool = best_tool(tools, question)
         notes.append(f"tool_choice='required': the model answered instead of calling a tool, so the reply "
