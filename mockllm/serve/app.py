@@ -1,17 +1,23 @@
 """The ASGI app of the OpenAI-compatible server: starlette in front of the shared core.
 
 Starlette reads the request and writes the response; what to answer is decided by
-`core.Service.handle`, the same code the in-process transport runs. The body is read with a
-limit (HTTP 413 above `core.MAX_BODY`), a stream is sent as one server-sent event per chunk, and
-an unexpected exception becomes an HTTP 500 in the API's error shape, logged with its traceback:
-no request ends the server.
+`core.Service.handle`, the same code the in-process transport runs. That work (parsing the JSON,
+reading the conversation, writing the reply) runs in a bounded pool of worker threads, never on
+the event loop, so a large request does not hold up the small ones beside it. The body is read
+with a limit (HTTP 413 above `core.MAX_BODY`) and a deadline (HTTP 408 when it is not all there
+`body_timeout` seconds after the headers, and the connection is closed); a client that leaves
+before its body is complete is logged in one line. A stream is sent as one server-sent event per
+chunk, and an unexpected exception becomes an HTTP 500 in the API's error shape, logged with its
+traceback: no request ends the server.
 """
 from __future__ import annotations
 
 import logging
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
@@ -21,22 +27,45 @@ from mockllm.serve.core import MAX_BODY, Service, too_large
 
 DRAIN_LIMIT = 8 * MAX_BODY
 """Past MAX_BODY the rest of a body is read and dropped up to this size, so the client gets its 413."""
+BODY_TIMEOUT = 30.0
+"""Seconds a request's whole body may take to arrive after its headers (HTTP 408 after)."""
+THREADS = 8
+"""Worker threads answering requests at once; more wait for a free one."""
 log = logging.getLogger("mockllm.serve")
 
 
 class Endpoint:
-    """The ASGI endpoint behind every path: read, ask the core, respond."""
+    """The ASGI endpoint behind every path: read, ask the core (in a worker thread), respond."""
 
-    def __init__(self, service: Service) -> None:
+    def __init__(self, service: Service, body_timeout: float = BODY_TIMEOUT,
+                 threads: int = THREADS) -> None:
         self.service = service
+        self.body_timeout = body_timeout
+        self.threads = threads
+        self._limiter: anyio.CapacityLimiter | None = None  # made in the loop that uses it
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
-        body = await read_body(request)
+        try:
+            with anyio.fail_after(self.body_timeout):
+                body = await read_body(request)
+        except TimeoutError:
+            log.warning("%s sent no complete body within %g s: answered 408, connection closed",
+                        _client(request), self.body_timeout)
+            await to_response(timed_out(self.body_timeout))(scope, receive, send)
+            return
+        except ClientDisconnect:
+            log.warning("%s disconnected before sending the whole body of %s %s",
+                        _client(request), request.method, request.url.path)
+            return
         if body is None:
             answer = too_large()
         else:
-            answer = self.service.handle(request.method, request.url.path, request.headers, body)
+            if self._limiter is None:
+                self._limiter = anyio.CapacityLimiter(self.threads)
+            answer = await anyio.to_thread.run_sync(
+                self.service.handle, request.method, request.url.path, request.headers, body,
+                limiter=self._limiter)
         if answer.status >= 500 and answer.error is not None:
             log.error("error answering %s %s", request.method, request.url.path,
                       exc_info=answer.error)
@@ -53,6 +82,20 @@ async def read_body(request: Request) -> bytes | None:
         elif size > DRAIN_LIMIT:
             break
     return None if size > MAX_BODY else b"".join(parts)
+
+
+def timed_out(seconds: float) -> Answer:
+    """HTTP 408 for a body that did not arrive in time; the connection is closed after it."""
+    answer = error_answer(408, f"The request body did not arrive within {seconds:g} s.",
+                          code="timeout")
+    answer.headers["connection"] = "close"
+    return answer
+
+
+def _client(request: Request) -> str:
+    """'client HOST:PORT', as the log names a connection."""
+    peer = request.client
+    return f"client {peer.host}:{peer.port}" if peer else "a client"
 
 
 def to_response(answer: Answer) -> Response:
@@ -73,7 +116,8 @@ async def _server_error(request: Request, error: Exception) -> Response:
                                     "server_error"))
 
 
-def create_app(service: Service) -> Starlette:
-    """The ASGI app answering every path and method through `service`."""
-    return Starlette(routes=[Route("/{path:path}", Endpoint(service))],
+def create_app(service: Service, body_timeout: float = BODY_TIMEOUT,
+               threads: int = THREADS) -> Starlette:
+    """The ASGI app answering every path and method through `service`, in `threads` threads."""
+    return Starlette(routes=[Route("/{path:path}", Endpoint(service, body_timeout, threads))],
                      exception_handlers={Exception: _server_error})

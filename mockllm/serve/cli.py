@@ -1,7 +1,8 @@
 """`python -m mockllm serve` (or `mockllm serve`): the mock as an OpenAI-compatible HTTP server.
 
     mockllm serve [--host 127.0.0.1] [--port 8000] [--persona diligent] [--seed 0]
-                  [--failures 3=rate_limit,5=timeout]
+                  [--failures 3=rate_limit,5=timeout] [--threads 8]
+                  [--header-timeout 10] [--body-timeout 30] [--idle-timeout 5]
 
 The first line printed (flushed at once) is `listening on http://HOST:PORT/v1`, with the real port
 when `--port 0` lets the system pick a free one. Any API key is accepted. The model name picks the
@@ -9,6 +10,11 @@ persona and seed of each request (`mock-react:sloppy:3`, see `mockllm.serve.mode
 give the defaults. `--failures` makes call N of each conversation fail (see
 `mockllm.serve.sessions` for what a conversation is). SIGINT (Ctrl-C) or SIGTERM stop the server
 after the requests in flight, with exit code 0.
+
+Slow and idle clients are closed: a request's headers must arrive within `--header-timeout`
+seconds of its first byte, its body within `--body-timeout` seconds of its headers (else HTTP
+408), and a connection with no request under way is closed after `--idle-timeout` seconds, from
+its opening as after each answer. Requests are answered by `--threads` worker threads.
 """
 from __future__ import annotations
 
@@ -18,6 +24,8 @@ import socket
 import sys
 
 DEFAULT_PORT = 8000
+IDLE_TIMEOUT = 5.0
+"""Seconds a connection may wait with no request under way (uvicorn's keep-alive default)."""
 
 
 def parse_failures(text: str) -> dict[int, str]:
@@ -30,6 +38,24 @@ def parse_failures(text: str) -> dict[int, str]:
                 f"{item!r}: expected CALL=KIND, e.g. 3=rate_limit or 5=timeout")
         failures[int(call)] = kind.strip()
     return failures
+
+
+def positive_seconds(text: str) -> float:
+    """Read a timeout in seconds, a number above 0."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected seconds above 0, e.g. 10 or 0.5")
+    return seconds
+
+
+def positive_int(text: str) -> int:
+    """Read a count above 0."""
+    if not (text.isascii() and text.isdigit() and int(text) > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number above 0, e.g. 8")
+    return int(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,6 +71,20 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--seed", type=int, default=0, help="default seed (default 0)")
     serve.add_argument("--failures", type=parse_failures, default=None,
                        help="simulated failures per conversation, e.g. 3=rate_limit,5=timeout")
+    from mockllm.serve.app import BODY_TIMEOUT, THREADS
+    from mockllm.serve.connection import HEADER_TIMEOUT
+
+    serve.add_argument("--threads", type=positive_int, default=THREADS,
+                       help=f"worker threads answering requests at once (default {THREADS})")
+    serve.add_argument("--header-timeout", type=positive_seconds, default=HEADER_TIMEOUT,
+                       help="seconds from a request's first byte to the end of its headers, "
+                            f"else the connection is closed (default {HEADER_TIMEOUT:g})")
+    serve.add_argument("--body-timeout", type=positive_seconds, default=BODY_TIMEOUT,
+                       help="seconds for a request's whole body after its headers, else HTTP 408 "
+                            f"and the connection is closed (default {BODY_TIMEOUT:g})")
+    serve.add_argument("--idle-timeout", type=positive_seconds, default=IDLE_TIMEOUT,
+                       help="seconds a connection may stay open with no request under way "
+                            f"(default {IDLE_TIMEOUT:g})")
     return parser
 
 
@@ -74,17 +114,40 @@ def url_of(sock: socket.socket) -> str:
     return f"http://{f'[{host}]' if ':' in host else host}:{port}/v1"
 
 
-def serve(host: str, port: int, options: dict) -> int:
-    """Serve until SIGINT or SIGTERM; return the exit code."""
-    import uvicorn
+def build_server(app: object, header_timeout: float | None = None,
+                 idle_timeout: float = IDLE_TIMEOUT) -> object:
+    """The uvicorn.Server that runs `app`: h11 with the header deadline and the idle limit, and
+    the mock's own log lines (`mockllm.serve`) printed as uvicorn prints its warnings."""
+    import copy
 
+    import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
+
+    from mockllm.serve.connection import HEADER_TIMEOUT, guarded_protocol
+
+    logs = copy.deepcopy(LOGGING_CONFIG)
+    logs["loggers"]["mockllm.serve"] = {"handlers": ["default"], "level": "INFO",
+                                        "propagate": False}
+    protocol = guarded_protocol(HEADER_TIMEOUT if header_timeout is None else header_timeout)
+    return uvicorn.Server(uvicorn.Config(app, http=protocol, log_level="warning",
+                                         log_config=logs, access_log=False, lifespan="off",
+                                         timeout_graceful_shutdown=5,
+                                         timeout_keep_alive=idle_timeout))
+
+
+def serve(host: str, port: int, options: dict, limits: dict | None = None) -> int:
+    """Serve until SIGINT or SIGTERM; return the exit code.
+
+    `limits` may hold threads, header_timeout, body_timeout and idle_timeout (the CLI's flags)."""
     from mockllm.serve.app import create_app
     from mockllm.serve.core import Service
     from mockllm.serve.sessions import Sessions, conversation_key
 
-    app = create_app(Service(Sessions(options, conversation_key)))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                           lifespan="off", timeout_graceful_shutdown=5))
+    limits = limits or {}
+    app_limits = {key: limits[key] for key in ("body_timeout", "threads") if key in limits}
+    app = create_app(Service(Sessions(options, conversation_key)), **app_limits)
+    server = build_server(app, limits.get("header_timeout"),
+                          limits.get("idle_timeout", IDLE_TIMEOUT))
     # uvicorn stops gracefully on a signal, then re-raises it to the handler it found. This
     # handler asks for the same stop, so a signal arriving before uvicorn's own handlers are in
     # place stops the server too, and the re-raised one ends it normally, with exit code 0.
@@ -107,7 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     persona = None if args.persona == "none" else args.persona
     options = {"persona": persona, "seed": args.seed, "failures": args.failures}
     try:
-        return serve(args.host, args.port, options)
+        limits = {"threads": args.threads, "header_timeout": args.header_timeout,
+                  "body_timeout": args.body_timeout, "idle_timeout": args.idle_timeout}
+        return serve(args.host, args.port, options, limits)
     except (ValueError, TypeError, OSError) as error:  # a bad --persona, a port in use, ...
         print(f"mockllm serve: {error}", file=sys.stderr, flush=True)
         return 2

@@ -62,12 +62,12 @@ class Service:
         if isinstance(request, Answer):
             return request
         try:
-            with self.sessions.lock:
-                client = self.sessions.client_for(headers, request)
+            client, lock = self.sessions.session_for(headers, request)
+            with lock:
                 result = client.chat.completions.create(**request)
-                if request.get("stream") is True:
-                    return _stream_answer(result)
-                return json_answer(200, result.model_dump(exclude_unset=True))
+            if request.get("stream") is True:
+                return _stream_answer(result)
+            return json_answer(200, result.model_dump(exclude_unset=True))
         except UnknownModel as error:
             return error_answer(404, str(error), param="model", code="model_not_found", error=error)
         except (ValueError, TypeError) as error:

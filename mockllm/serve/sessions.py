@@ -11,7 +11,9 @@ one MockLLM per (conversation, persona, seed):
   question: its system prompt and question stay the same while the history grows). Two clients
   never share a counter unless they send the same header or the very same opening messages.
 
-At most `capacity` sessions are kept; the least recently used one is dropped first.
+At most `capacity` sessions are kept; the least recently used one is dropped first. The server
+answers from several threads: each session has its own lock, so the requests of one conversation
+are answered one at a time (its counter counts each call once) while other conversations go on.
 """
 from __future__ import annotations
 
@@ -61,23 +63,29 @@ class Sessions:
         self.persona, self.seed = default.persona, default.seed
         self._conversation_of = conversation_of
         self._capacity = capacity
-        self._clients: OrderedDict[tuple, object] = OrderedDict()
-        self._clients["", self.persona, self.seed] = default
-        self.lock = threading.Lock()
+        self._clients: OrderedDict[tuple, tuple[object, threading.Lock]] = OrderedDict()
+        self._clients["", self.persona, self.seed] = default, threading.Lock()
+        self._lock = threading.Lock()  # guards the table, only while a session is looked up
 
     def client_for(self, headers: Mapping, body: dict) -> object:
         """Return the MockLLM that serves `body` (UnknownModel for a bad persona or seed part)."""
+        return self.session_for(headers, body)[0]
+
+    def session_for(self, headers: Mapping, body: dict) -> tuple[object, threading.Lock]:
+        """(MockLLM, its lock) that serve `body`; hold the lock while calling the MockLLM."""
         model = body.get("model")
         persona, seed = self.persona, self.seed
         if isinstance(model, str):
             persona, seed = parse_model(model, persona, seed)
         key = (self._conversation_of(headers, body), persona, seed)
-        client = self._clients.get(key)
-        if client is None:
-            client = self._make(**{**self._options, "persona": persona, "seed": seed})
-            self._clients[key] = client
-            if len(self._clients) > self._capacity:
-                self._clients.popitem(last=False)
-        else:
-            self._clients.move_to_end(key)
-        return client
+        with self._lock:
+            session = self._clients.get(key)
+            if session is None:
+                session = self._make(**{**self._options, "persona": persona, "seed": seed}), \
+                    threading.Lock()
+                self._clients[key] = session
+                if len(self._clients) > self._capacity:
+                    self._clients.popitem(last=False)
+            else:
+                self._clients.move_to_end(key)
+        return session
