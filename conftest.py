@@ -9,7 +9,7 @@
   files of `SPREAD`, many independent cases with no shared fixture, whose tests go to whichever
   worker is free: one 400-case file no longer keeps a worker busy while the other waits.
 - `rfc3987_syntax` builds a parser for a large grammar when imported (most of a second), and
-  jsonschema imports it at start-up through nbformat, in every pytest process. `solutions.jsonschema_loader` defers that import to the first IRI
+  jsonschema imports it at start-up through nbformat, in every pytest process. `mockllm.protocol.jsonschema_loader` defers that import to the first IRI
   format check, which the test suite never makes; the check itself behaves as before.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from solutions.jsonschema_loader import defer_iri_grammar
+from mockllm.protocol.jsonschema_loader import defer_iri_grammar
 
 SCRIPTS = Path(__file__).parent / "scripts"
 

@@ -12,7 +12,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from solutions.jsonschema_loader import load_jsonschema
+from mockllm.protocol.jsonschema_loader import load_jsonschema
 from solutions.tools import Tool
 
 MAX_ARGUMENTS_CHARS = 10_000  # longer `arguments` are refused before decoding

@@ -138,7 +138,7 @@ def test_lessons_run_without_output_comparison_and_solutions_with(
 
 def test_the_grammar_module_is_imported_only_when_used(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    from solutions.jsonschema_loader import defer_iri_grammar
+    from mockllm.protocol.jsonschema_loader import defer_iri_grammar
 
     assert "rfc3987_syntax.syntax_helpers" not in sys.modules  # no grammar built at start-up
     (tmp_path / "grammar_demo.py").write_text(

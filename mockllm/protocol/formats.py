@@ -77,8 +77,10 @@ def _check_json_schema(spec: object) -> dict:
 
 def _check_valid(name: str, schema: Mapping) -> None:
     """Refuse a schema that is not a valid JSON Schema, naming where and what is wrong."""
-    from jsonschema import exceptions, validators
+    from mockllm.protocol.jsonschema_loader import load_jsonschema
 
+    jsonschema = load_jsonschema()  # the IRI grammar deferred: the first check stays quick
+    exceptions, validators = jsonschema.exceptions, jsonschema.validators
     validator = validators.validator_for(schema, default=validators.Draft202012Validator)
     error = exceptions.best_match(validator(validator.META_SCHEMA).iter_errors(schema))
     if error is not None:

@@ -1,8 +1,8 @@
 """`import jsonschema` without paying for a grammar it builds at import (about a second).
 
 jsonschema imports `rfc3987_syntax` for its `iri` formats, and that module builds a large parser
-when it is imported. Lesson 06's validator and the test suite's start-up (conftest.py) load
-jsonschema through here: a stand-in takes the grammar module's place and imports the real one the
+when it is imported. The mock's check of a `response_format` schema, lesson 06's validator
+(`solutions.arguments`) and the test suite's start-up (conftest.py) load jsonschema through here: a stand-in takes the grammar module's place and imports the real one the
 first time an `iri` format is checked, so every check behaves as before.
 """
 from __future__ import annotations
