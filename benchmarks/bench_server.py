@@ -3,9 +3,11 @@
 Run with the test extra installed:  python benchmarks/bench_server.py
 Goals: a request through the server (httpx2, keep-alive, loopback) about 2 ms or less; through
 `openai_client()` (the SDK in process) within 0.3 ms of a bare `MockLLM.create()`. The load test
-sends LOAD_REQUESTS requests from CLIENTS concurrent clients, streaming and not, with malformed
-ones mixed in, and checks: no 5xx, every bad request answered with its 4xx, identical requests
-answered with identical bytes. Only 127.0.0.1 is contacted; every loop is bounded.
+sends LOAD_REQUESTS requests from 8, then 64 concurrent clients, streaming and not, with malformed
+ones mixed in, prints each request's p50/p99 latency, and checks: no 5xx, every bad request
+answered with its 4xx, identical requests answered with identical bytes. Then a small request's
+latency alone and beside a concurrent large one (LARGE_BYTES of messages), with their ratio (goal:
+within 2x). The figures are printed, not gated. Only 127.0.0.1 is contacted; every loop is bounded.
 """
 from __future__ import annotations
 
@@ -37,7 +39,8 @@ IN_PROCESS_GOAL_MS = 0.3
 NAGLE_MS = 40.0
 """A server that waits for the client's delayed ACK (Nagle) answers in about 40 ms, not 1 ms."""
 ROUNDS, PER_ROUND = 20, 25
-LOAD_REQUESTS, CLIENTS, LOAD_DEADLINE_S = 2000, 8, 300.0
+LOAD_REQUESTS, LOAD_CLIENTS, LOAD_DEADLINE_S = 2000, (8, 64), 300.0
+LARGE_BYTES, SMALL_SAMPLES, BESIDE_GOAL = 7_500_000, 60, 2.0
 QUESTIONS = ["What is today's date?", "What is (17 + 5) * 3?",
              "What is today's date, and what date is it 50 days from now?",
              "What is the weather in Beijing on 2025-03-15?"]
@@ -113,29 +116,39 @@ def load_plan() -> list[tuple[str, str, bytes, int]]:
     return plan
 
 
-def load_test(url: str) -> dict[str, object]:
-    """Send the plan from CLIENTS threads, each with its own keep-alive connection."""
+def percentile_ms(samples: list[float], share: float) -> float:
+    """The `share` quantile (0.5, 0.99) of per-request times, in milliseconds."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
+
+
+def load_test(url: str, clients: int) -> dict[str, object]:
+    """Send the plan from `clients` threads, each with its own keep-alive connection."""
     local = threading.local()
     deadline = time.monotonic() + LOAD_DEADLINE_S
+    times: list[float] = []
 
     def send(item: tuple[str, str, bytes, int]) -> tuple[tuple, int, bytes]:
         if time.monotonic() > deadline:
             return item, -1, b""
         if not hasattr(local, "client"):
-            local.client = httpx2.Client(base_url=url.removesuffix("/v1"), timeout=30)
+            local.client = httpx2.Client(base_url=url.removesuffix("/v1"), timeout=60)
         method, path, content, _ = item
+        start = time.perf_counter()
         response = local.client.request(method, path, content=content)
+        times.append(time.perf_counter() - start)
         return item, response.status_code, response.content
 
     start = time.perf_counter()
-    with ThreadPoolExecutor(CLIENTS) as pool:
+    with ThreadPoolExecutor(clients) as pool:
         results = list(pool.map(send, load_plan()))
     elapsed = time.perf_counter() - start
     answers: dict[tuple, set[bytes]] = defaultdict(set)
     for (method, path, content, _), status, answer in results:
         answers[(method, path, content)].add(answer)
     return {
-        "requests": len(results), "seconds": elapsed,
+        "clients": clients, "requests": len(results), "seconds": elapsed,
+        "p50 ms": round(percentile_ms(times, 0.5), 2), "p99 ms": round(percentile_ms(times, 0.99), 2),
         "server errors (5xx)": sum(status >= 500 for _, status, _ in results),
         "not sent (deadline)": sum(status == -1 for _, status, _ in results),
         "wrong status": sum(status != item[3] for item, status, _ in results),
@@ -148,7 +161,56 @@ def load_test(url: str) -> dict[str, object]:
     }
 
 
-def report(medians: dict[str, float], load: dict[str, object]) -> bool:
+def large_body(size: int = LARGE_BYTES) -> bytes:
+    """A request of about `size` bytes: a long conversation, on a question of its own."""
+    filler = "lorem ipsum dolor sit amet " * 40
+    messages = [{"role": "user", "content": "Question: What is the weather in Beijing?"}]
+    while len(messages) * (len(filler) + 50) < size:
+        step = len(messages) // 2
+        messages += [{"role": "assistant", "content": f"Thought: step {step} {filler}"},
+                     {"role": "user", "content": f"Observation: {step} {filler}"}]
+    return json.dumps({"model": "mock-react", "messages": messages}).encode()
+
+
+def beside_large(url: str) -> dict[str, float]:
+    """Median latency of a small request alone, then while a large request is in flight."""
+    small = json.dumps(body(QUESTIONS[1])).encode()
+    http = httpx2.Client(base_url=url, headers={"content-type": "application/json"}, timeout=60)
+    for _ in range(5):  # warm up
+        http.post("/chat/completions", content=small)
+
+    def time_small() -> float:
+        start = time.perf_counter()
+        http.post("/chat/completions", content=small)
+        return time.perf_counter() - start
+
+    alone = [time_small() for _ in range(SMALL_SAMPLES)]
+    big, in_flight, done = large_body(), threading.Event(), threading.Event()
+
+    def send_large() -> None:
+        with httpx2.Client(base_url=url, timeout=120) as client:
+            while not done.is_set():
+                in_flight.set()
+                client.post("/chat/completions", content=big)
+                in_flight.clear()
+
+    sender = threading.Thread(target=send_large)
+    sender.start()
+    beside, give_up = [], time.monotonic() + LOAD_DEADLINE_S
+    while len(beside) < SMALL_SAMPLES and time.monotonic() < give_up:
+        in_flight.wait(60)
+        sample = time_small()
+        if in_flight.is_set():  # the large one was in flight for the whole small request
+            beside.append(sample)
+    done.set()
+    sender.join(120)
+    http.close()
+    alone_ms, beside_ms = median_ms(alone), median_ms(beside) if beside else float("nan")
+    return {"alone": alone_ms, "beside": beside_ms, "samples": len(beside)}
+
+
+def report(medians: dict[str, float], loads: list[dict[str, object]],
+           beside: dict[str, float]) -> bool:
     """Print the figures, each goal marked ok or OVER; return False if the load test found a fault."""
     bare = medians[BARE]
     print("median latency of one lesson-04 request (ms)")
@@ -167,17 +229,28 @@ def report(medians: dict[str, float], load: dict[str, object]) -> bool:
         f"no Nagle delay (server {server:.3f} ms, a delayed ACK costs {NAGLE_MS:.0f} ms)":
             server < NAGLE_MS / 4,
     }
-    print(f"load test: {load['requests']} requests from {CLIENTS} clients "
-          f"in {load['seconds']:.1f} s ({load['requests'] / load['seconds']:.0f} requests/s)")
-    for name, value in load.items():
-        if name not in ("requests", "seconds"):
-            print(f"  {name:<42} {value}")
-    faults = {
-        "0 server errors, every request sent": (load["server errors (5xx)"] == 0
-                                                and load["not sent (deadline)"] == 0),
-        "every request answered with its status": load["wrong status"] == 0,
-        "identical requests, identical bytes": load["distinct requests with differing bytes"] == 0,
-    }
+    faults = {}
+    for load in loads:
+        clients = load["clients"]
+        print(f"load test: {load['requests']} requests from {clients} clients in "
+              f"{load['seconds']:.1f} s ({load['requests'] / load['seconds']:.0f} requests/s), "
+              f"latency p50 {load['p50 ms']:.2f} ms, p99 {load['p99 ms']:.2f} ms")
+        for name, value in load.items():
+            if name not in ("clients", "requests", "seconds", "p50 ms", "p99 ms"):
+                print(f"  {name:<42} {value}")
+        faults.update({
+            f"{clients} clients: 0 server errors, every request sent":
+                load["server errors (5xx)"] == 0 and load["not sent (deadline)"] == 0,
+            f"{clients} clients: every request answered with its status": load["wrong status"] == 0,
+            f"{clients} clients: identical requests, identical bytes":
+                load["distinct requests with differing bytes"] == 0,
+        })
+    ratio = beside["beside"] / beside["alone"]
+    print(f"a small request alone {beside['alone']:.2f} ms, beside a concurrent "
+          f"{LARGE_BYTES / 1e6:.1f} MB request {beside['beside']:.2f} ms "
+          f"(median of {beside['samples']}): x{ratio:.2f}")
+    goals[f"small request beside a large one within {BESIDE_GOAL:g}x (x{ratio:.2f})"] = \
+        ratio <= BESIDE_GOAL
     for name, ok in {**goals, **faults}.items():
         print(f"  {'ok  ' if ok else 'OVER' if name in goals else 'FAIL'} {name}")
     return all(faults.values())
@@ -187,9 +260,10 @@ def main() -> int:
     """Start a server on a free loopback port, measure, stop it; exit 1 if the server misbehaved."""
     with ServerProcess() as server:
         medians = latency(server.url)
-        load = load_test(server.url)
+        loads = [load_test(server.url, clients) for clients in LOAD_CLIENTS]
+        beside = beside_large(server.url)
     print(f"server stopped with exit code {server.returncode}")
-    ok = report(medians, load) and server.returncode == 0
+    ok = report(medians, loads, beside) and server.returncode == 0
     return 0 if ok else 1
 
 

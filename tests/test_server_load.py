@@ -25,11 +25,10 @@ def large_body(size: int = 7_500_000) -> bytes:
     """A request of about `size` bytes: a long conversation on a question of its own."""
     filler = "lorem ipsum dolor sit amet " * 40
     messages = [{"role": "user", "content": "Question: What is today's date?"}]
-    step = 0
-    while len(json.dumps(messages)) < size:
+    while len(messages) * (len(filler) + 50) < size:
+        step = len(messages) // 2
         messages += [{"role": "assistant", "content": f"Thought: step {step} {filler}"},
                      {"role": "user", "content": f"Observation: {step} {filler}"}]
-        step += 1
     return json.dumps({"model": "mock-react", "messages": messages}).encode()
 
 
@@ -221,3 +220,20 @@ def test_a_client_leaving_mid_body_is_one_log_line(short_server: object) -> None
     assert [line for line in log.splitlines() if line.strip()] == [
         line for line in log.splitlines() if "disconnect" in line]
     assert len([line for line in log.splitlines() if "disconnect" in line]) == 1
+
+
+def test_the_limits_are_flags_with_the_documented_defaults() -> None:
+    from pathlib import Path
+
+    from mockllm.serve.cli import build_parser
+
+    args = build_parser().parse_args(["serve"])
+    assert (args.threads, args.header_timeout, args.body_timeout, args.idle_timeout) == (
+        8, 10.0, 30.0, 5.0)
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "mock.md").read_text(encoding="utf-8")
+    for flag, default in (("threads", 8), ("header-timeout", 10), ("body-timeout", 30),
+                          ("idle-timeout", 5)):
+        assert f"`--{flag}`" in doc and f"default {default}" in doc
+    for bad in (["--header-timeout", "0"], ["--body-timeout", "nan"], ["--threads", "0"]):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["serve", *bad])

@@ -87,7 +87,7 @@ async def read_body(request: Request) -> bytes | None:
 def timed_out(seconds: float) -> Answer:
     """HTTP 408 for a body that did not arrive in time; the connection is closed after it."""
     answer = error_answer(408, f"The request body did not arrive within {seconds:g} s.",
-                          code="timeout")
+                          "timeout", code="timeout")
     answer.headers["connection"] = "close"
     return answer
 

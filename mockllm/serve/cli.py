@@ -24,6 +24,8 @@ import socket
 import sys
 
 DEFAULT_PORT = 8000
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread may hold the GIL while another waits for it (Python's default is 0.005)."""
 IDLE_TIMEOUT = 5.0
 """Seconds a connection may wait with no request under way (uvicorn's keep-alive default)."""
 
@@ -143,6 +145,11 @@ def serve(host: str, port: int, options: dict, limits: dict | None = None) -> in
     from mockllm.serve.core import Service
     from mockllm.serve.sessions import Sessions, conversation_key
 
+    # A thread deep in a large request holds the GIL until asked to let go, after the switch
+    # interval (5 ms by default); each step of a small request beside it (the event loop reading
+    # it, its worker thread, the loop writing the answer) waits that long. A shorter interval
+    # keeps the small one's wait near its own cost.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     limits = limits or {}
     app_limits = {key: limits[key] for key in ("body_timeout", "threads") if key in limits}
     app = create_app(Service(Sessions(options, conversation_key)), **app_limits)
