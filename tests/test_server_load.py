@@ -237,3 +237,31 @@ def test_the_limits_are_flags_with_the_documented_defaults() -> None:
     for bad in (["--header-timeout", "0"], ["--body-timeout", "nan"], ["--threads", "0"]):
         with pytest.raises(SystemExit):
             build_parser().parse_args(["serve", *bad])
+
+
+def test_the_mock_answers_from_many_threads_as_from_one() -> None:
+    """Agents' growing conversations from 8 threads, switching threads as often as Python can:
+    every reply the same bytes as alone (the mock's shared memos fill and drop entries meanwhile)."""
+    import sys
+
+    bodies = []
+    for number in range(150):
+        messages = [{"role": "user", "content": f"Question: What is {number} + 5?"}]
+        for step in range(6):
+            messages = [*messages, {"role": "assistant", "content": f"Thought: step {step}"},
+                        {"role": "user", "content": f"Observation: {step * number}"}]
+            bodies.append(json.dumps({"model": "mock-react", "messages": messages}).encode())
+    alone = [Service(Sessions({"persona": "diligent"}, conversation_key)).handle(
+        "POST", "/v1/chat/completions", {}, body).body for body in bodies]
+    service, interval = Service(Sessions({"persona": "diligent"}, conversation_key)), \
+        sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        for _ in range(2):
+            with ThreadPoolExecutor(8) as pool:
+                answers = list(pool.map(
+                    lambda body: service.handle("POST", "/v1/chat/completions", {}, body), bodies))
+            assert [answer.status for answer in answers] == [200] * len(bodies)
+            assert [answer.body for answer in answers] == alone
+    finally:
+        sys.setswitchinterval(interval)
