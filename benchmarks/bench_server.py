@@ -11,6 +11,7 @@ within 2x). The figures are printed, not gated. Only 127.0.0.1 is contacted; eve
 """
 from __future__ import annotations
 
+import http.client
 import json
 import statistics
 import sys
@@ -164,7 +165,7 @@ def load_test(url: str, clients: int) -> dict[str, object]:
 def large_body(size: int = LARGE_BYTES) -> bytes:
     """A request of about `size` bytes: a long conversation, on a question of its own."""
     filler = "lorem ipsum dolor sit amet " * 40
-    messages = [{"role": "user", "content": "Question: What is the weather in Beijing?"}]
+    messages = [{"role": "user", "content": "Question: What is the weather in Beijing? #0000"}]
     while len(messages) * (len(filler) + 50) < size:
         step = len(messages) // 2
         messages += [{"role": "assistant", "content": f"Thought: step {step} {filler}"},
@@ -173,38 +174,46 @@ def large_body(size: int = LARGE_BYTES) -> bytes:
 
 
 def beside_large(url: str) -> dict[str, float]:
-    """Median latency of a small request alone, then while a large request is in flight."""
+    """Median latency of a small request alone, then of one sent while a large one is in flight,
+    sent whole and not yet answered (it is sent again as soon as it is answered)."""
     small = json.dumps(body(QUESTIONS[1])).encode()
-    http = httpx2.Client(base_url=url, headers={"content-type": "application/json"}, timeout=60)
+    small_client = httpx2.Client(base_url=url, headers={"content-type": "application/json"},
+                                 timeout=60)
     for _ in range(5):  # warm up
-        http.post("/chat/completions", content=small)
+        small_client.post("/chat/completions", content=small)
 
     def time_small() -> float:
         start = time.perf_counter()
-        http.post("/chat/completions", content=small)
+        small_client.post("/chat/completions", content=small)
         return time.perf_counter() - start
 
     alone = [time_small() for _ in range(SMALL_SAMPLES)]
     big, in_flight, done = large_body(), threading.Event(), threading.Event()
 
     def send_large() -> None:
-        with httpx2.Client(base_url=url, timeout=120) as client:
-            while not done.is_set():
-                in_flight.set()
-                client.post("/chat/completions", content=big)
-                in_flight.clear()
+        host, port = url.split("//")[1].split("/")[0].rsplit(":", 1)
+        connection = http.client.HTTPConnection(host, int(port), timeout=120)
+        for number in range(1, 10000):  # a conversation of its own each time: none is memoised
+            if done.is_set():
+                break
+            connection.request("POST", "/v1/chat/completions",
+                               big.replace(b"#0000", b"#%04d" % number, 1),
+                               {"content-type": "application/json"})
+            in_flight.set()
+            connection.getresponse().read()
+            in_flight.clear()
+        connection.close()
 
     sender = threading.Thread(target=send_large)
     sender.start()
     beside, give_up = [], time.monotonic() + LOAD_DEADLINE_S
     while len(beside) < SMALL_SAMPLES and time.monotonic() < give_up:
-        in_flight.wait(60)
-        sample = time_small()
-        if in_flight.is_set():  # the large one was in flight for the whole small request
-            beside.append(sample)
+        if not in_flight.wait(60):
+            break
+        beside.append(time_small())  # sent while the large one was in flight
     done.set()
     sender.join(120)
-    http.close()
+    small_client.close()
     alone_ms, beside_ms = median_ms(alone), median_ms(beside) if beside else float("nan")
     return {"alone": alone_ms, "beside": beside_ms, "samples": len(beside)}
 
