@@ -6,8 +6,9 @@ Goals: a request through the server (httpx2, keep-alive, loopback) about 2 ms or
 sends LOAD_REQUESTS requests from 8, then 64 concurrent clients, streaming and not, with malformed
 ones mixed in, prints each request's p50/p99 latency, and checks: no 5xx, every bad request
 answered with its 4xx, identical requests answered with identical bytes. Then a small request's
-latency alone and beside a concurrent large one (LARGE_BYTES of messages), with their ratio (goal:
-within 2x). The figures are printed, not gated. Only 127.0.0.1 is contacted; every loop is bounded.
+latency alone and beside a concurrent large one (LARGE_BYTES of messages), with the ratio of the
+means (goal: within 2x; the mean, because the few small requests held up show in it, not in the
+median). The figures are printed, not gated. Only 127.0.0.1 is contacted; every loop is bounded.
 """
 from __future__ import annotations
 
@@ -174,21 +175,21 @@ def large_body(size: int = LARGE_BYTES) -> bytes:
 
 
 def beside_large(url: str) -> dict[str, float]:
-    """Median latency of a small request alone, then of one sent while a large one is in flight,
-    sent whole and not yet answered (it is sent again as soon as it is answered)."""
+    """Median latency of a small request alone, then of one sent while a large one is in flight:
+    sent whole and not yet answered (each large one is sent again as soon as it is answered)."""
     small = json.dumps(body(QUESTIONS[1])).encode()
     small_client = httpx2.Client(base_url=url, headers={"content-type": "application/json"},
-                                 timeout=60)
+                                 timeout=120)
     for _ in range(5):  # warm up
         small_client.post("/chat/completions", content=small)
 
-    def time_small() -> float:
+    def time_small() -> tuple[float, float]:
         start = time.perf_counter()
         small_client.post("/chat/completions", content=small)
-        return time.perf_counter() - start
+        return start, time.perf_counter() - start
 
-    alone = [time_small() for _ in range(SMALL_SAMPLES)]
-    big, in_flight, done = large_body(), threading.Event(), threading.Event()
+    alone = [time_small()[1] for _ in range(SMALL_SAMPLES)]
+    big, done, spans = large_body(), threading.Event(), []
 
     def send_large() -> None:
         host, port = url.split("//")[1].split("/")[0].rsplit(":", 1)
@@ -199,23 +200,29 @@ def beside_large(url: str) -> dict[str, float]:
             connection.request("POST", "/v1/chat/completions",
                                big.replace(b"#0000", b"#%04d" % number, 1),
                                {"content-type": "application/json"})
-            in_flight.set()
+            sent = time.perf_counter()
             connection.getresponse().read()
-            in_flight.clear()
+            spans.append((sent, time.perf_counter()))
         connection.close()
 
     sender = threading.Thread(target=send_large)
     sender.start()
-    beside, give_up = [], time.monotonic() + LOAD_DEADLINE_S
-    while len(beside) < SMALL_SAMPLES and time.monotonic() < give_up:
-        if not in_flight.wait(60):
+    samples, give_up = [], time.monotonic() + LOAD_DEADLINE_S
+    while time.monotonic() < give_up:
+        samples.append(time_small())
+        if sum(any(sent <= start < answered for sent, answered in spans)
+               for start, _ in samples) >= SMALL_SAMPLES:
             break
-        beside.append(time_small())  # sent while the large one was in flight
     done.set()
     sender.join(120)
     small_client.close()
-    alone_ms, beside_ms = median_ms(alone), median_ms(beside) if beside else float("nan")
-    return {"alone": alone_ms, "beside": beside_ms, "samples": len(beside)}
+    beside = [took for start, took in samples
+              if any(sent <= start < answered for sent, answered in spans)]
+    beside = beside or [float("nan")]
+    return {"alone": median_ms(alone), "beside": median_ms(beside),
+            "alone mean": statistics.mean(alone) * 1000, "beside mean": statistics.mean(beside) * 1000,
+            "alone max": max(alone) * 1000, "beside max": max(beside) * 1000,
+            "samples": len(beside)}
 
 
 def report(medians: dict[str, float], loads: list[dict[str, object]],
@@ -254,11 +261,13 @@ def report(medians: dict[str, float], loads: list[dict[str, object]],
             f"{clients} clients: identical requests, identical bytes":
                 load["distinct requests with differing bytes"] == 0,
         })
-    ratio = beside["beside"] / beside["alone"]
-    print(f"a small request alone {beside['alone']:.2f} ms, beside a concurrent "
-          f"{LARGE_BYTES / 1e6:.1f} MB request {beside['beside']:.2f} ms "
-          f"(median of {beside['samples']}): x{ratio:.2f}")
-    goals[f"small request beside a large one within {BESIDE_GOAL:g}x (x{ratio:.2f})"] = \
+    ratio = beside["beside mean"] / beside["alone mean"]
+    print(f"a small request, alone / beside a concurrent {LARGE_BYTES / 1e6:.1f} MB request "
+          f"({beside['samples']} sent while it was in flight), ms: median "
+          f"{beside['alone']:.2f} / {beside['beside']:.2f}, mean {beside['alone mean']:.2f} / "
+          f"{beside['beside mean']:.2f} (x{ratio:.2f}), max {beside['alone max']:.2f} / "
+          f"{beside['beside max']:.2f}")
+    goals[f"small request beside a large one within {BESIDE_GOAL:g}x, mean (x{ratio:.2f})"] = \
         ratio <= BESIDE_GOAL
     for name, ok in {**goals, **faults}.items():
         print(f"  {'ok  ' if ok else 'OVER' if name in goals else 'FAIL'} {name}")
