@@ -163,10 +163,11 @@ def load_test(url: str, clients: int) -> dict[str, object]:
     }
 
 
-def large_body(size: int = LARGE_BYTES) -> bytes:
-    """A request of about `size` bytes: a long conversation, on a question of its own."""
+def large_body(size: int = LARGE_BYTES, question: str = "What is the weather in Beijing? #0000") -> bytes:
+    """A request of about `size` bytes: a long conversation, on a question of its own
+    (tests/test_server_load.py uses it too)."""
     filler = "lorem ipsum dolor sit amet " * 40
-    messages = [{"role": "user", "content": "Question: What is the weather in Beijing? #0000"}]
+    messages = [{"role": "user", "content": f"Question: {question}"}]
     while len(messages) * (len(filler) + 50) < size:
         step = len(messages) // 2
         messages += [{"role": "assistant", "content": f"Thought: step {step} {filler}"},

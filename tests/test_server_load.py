@@ -6,11 +6,16 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import bench_server  # noqa: E402
 
 from mockllm.serve.core import Service
 from mockllm.serve.sessions import Sessions, conversation_key
@@ -21,15 +26,9 @@ SHORT = ("--header-timeout", "0.5", "--body-timeout", "0.5", "--idle-timeout", "
 SMALL = {"model": "mock-react", "messages": [{"role": "user", "content": "What is (17 + 5) * 3?"}]}
 
 
-def large_body(size: int = 7_500_000) -> bytes:
-    """A request of about `size` bytes: a long conversation on a question of its own."""
-    filler = "lorem ipsum dolor sit amet " * 40
-    messages = [{"role": "user", "content": "Question: What is today's date?"}]
-    while len(messages) * (len(filler) + 50) < size:
-        step = len(messages) // 2
-        messages += [{"role": "assistant", "content": f"Thought: step {step} {filler}"},
-                     {"role": "user", "content": f"Observation: {step} {filler}"}]
-    return json.dumps({"model": "mock-react", "messages": messages}).encode()
+def large_body() -> bytes:
+    """A request of about 7.5 MB on a question of its own: the benchmark's."""
+    return bench_server.large_body(7_500_000, "What is today's date?")
 
 
 def post(port: int, body: bytes) -> tuple[int, bytes]:
@@ -223,8 +222,6 @@ def test_a_client_leaving_mid_body_is_one_log_line(short_server: object) -> None
 
 
 def test_the_limits_are_flags_with_the_documented_defaults() -> None:
-    from pathlib import Path
-
     from mockllm.serve.cli import build_parser
 
     args = build_parser().parse_args(["serve"])

@@ -193,17 +193,17 @@ def _one_child(calls: list[Callable[[], Any]], start: int, budget: _Budget,
 
 def _cpu_clock(pid: int) -> Callable[[], float]:
     """A clock of the CPU seconds process `pid` has used, from /proc (the wall clock without it)."""
-    path, tick = f"/proc/{pid}/stat", os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-    last = [0.0]
+    path, tick, last = f"/proc/{pid}/stat", os.sysconf("SC_CLK_TCK"), 0.0
 
     def read() -> float:
+        nonlocal last
         try:
             with open(path, "rb") as stat:
                 fields = stat.read().rsplit(b")", 1)[1].split()
-            last[0] = (int(fields[11]) + int(fields[12])) / tick  # utime + stime, in ticks
+            last = (int(fields[11]) + int(fields[12])) / tick  # utime + stime, in ticks
         except (OSError, IndexError, ValueError):  # gone (reaped) or unreadable: time stands still
             pass
-        return last[0]
+        return last
 
     try:
         open(path, "rb").close()
