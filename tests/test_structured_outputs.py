@@ -238,3 +238,62 @@ def test_a_forced_call_to_a_response_model_is_filled_from_the_answer() -> None:
         arguments = json.loads(response.choices[0].message.tool_calls[0].function.arguments)
         jsonschema.validate(arguments, tool["function"]["parameters"])
         assert arguments.get("answer", arguments.get("result")) == 66, arguments
+
+
+def test_a_response_model_named_like_a_tool_kind_is_still_filled_from_the_answer() -> None:
+    """`MathReasoning` has 'math' in its name, yet its fields are no calculator's expression."""
+    import openai
+
+    tool = openai.pydantic_function_tool(MathReasoning)
+    response = MockLLM(persona="diligent").chat.completions.create(
+        model="mock-react", messages=[{"role": "user", "content": QUESTION}], tools=[tool],
+        tool_choice={"type": "function", "function": {"name": "MathReasoning"}})
+    arguments = json.loads(response.choices[0].message.tool_calls[0].function.arguments)
+    jsonschema.validate(arguments, tool["function"]["parameters"])
+    assert arguments["final_answer"] == 66, arguments
+    assert "its answer" in " ".join(response.x_mock["adjusted"])
+
+
+def test_a_real_calculator_tool_is_still_called_with_the_expression() -> None:
+    tool = {"type": "function", "function": {
+        "name": "calculator", "description": "Evaluate an arithmetic expression.",
+        "parameters": {"type": "object", "properties": {"expression": {"type": "string"}},
+                       "required": ["expression"]}}}
+    response = MockLLM(persona="diligent").chat.completions.create(
+        model="mock-react", messages=[{"role": "user", "content": QUESTION}], tools=[tool],
+        tool_choice={"type": "function", "function": {"name": "calculator"}})
+    arguments = json.loads(response.choices[0].message.tool_calls[0].function.arguments)
+    assert arguments == {"expression": "(17 + 5) * 3"}, arguments
+
+
+# --- JSON asked for in the prompt alone (instructor's MD_JSON mode sends no response_format) -------
+
+def _md_json_messages(schema: dict) -> list[dict]:
+    """The messages of instructor's MD_JSON mode: the schema in the system message, the fence asked last."""
+    return [{"role": "system", "content": "As a genius expert, your task is to understand the content and "
+             "provide\nthe parsed objects in json that match the following json_schema:\n\n"
+             f"{json.dumps(schema, indent=2)}\n\nMake sure to return an instance of the JSON, not the schema itself"},
+            {"role": "user", "content": QUESTION},
+            {"role": "user", "content": "Return the correct JSON response within a ```json codeblock. not the JSON_SCHEMA"}]
+
+
+@pytest.mark.parametrize("model", [Graded, MathReasoning])
+def test_json_asked_in_a_code_block_is_answered_there_in_the_schema(model) -> None:
+    schema = model.model_json_schema()
+    response = MockLLM(persona="diligent").chat.completions.create(model="mock-react", messages=_md_json_messages(schema))
+    content = response.choices[0].message.content
+    assert content.startswith("```json\n") and content.endswith("\n```"), content
+    value = json.loads(content[len("```json\n"):-len("\n```")])
+    jsonschema.validate(value, schema)
+    assert value.get("result", value.get("final_answer")) == 66, value
+
+
+def test_a_prompt_that_only_mentions_json_is_answered_as_before() -> None:
+    plain = [{"role": "user", "content": f"{QUESTION} (I will paste the answer into a JSON file.)"}]
+    react = [{"role": "system", "content": "Answer with Thought:, Action: and Action Input: lines; the Action "
+              "Input is JSON in a ```json code block such as {\"expression\": \"1 + 1\"}."},
+             {"role": "user", "content": QUESTION}]
+    for messages in (plain, react):
+        response = MockLLM(persona="diligent").chat.completions.create(model="mock-react", messages=messages)
+        assert not response.choices[0].message.content.startswith("```json"), messages
+        assert not any("code block" in note for note in response.x_mock.get("adjusted", [])), messages

@@ -14,6 +14,10 @@
   `strict: true` it must also follow the API's strict rules (every object has
   `additionalProperties: false` and lists every property in `required`), or the request is
   refused with the API's message.
+- No `response_format`, no tools, and a message that asks for JSON in a ```json code block with a
+  shape to follow (instructor's MD_JSON mode, prompt-only JSON): the json_object reply, in the
+  fence asked for (`asked_json_block`). A ReAct prompt (an `Action Input:` format) is not such a
+  request.
 Tool calls are left as they are: the format applies to content. A malformed `response_format`
 is a ValueError naming it; a pydantic class is a TypeError pointing to `.parse()`, as in the SDK.
 """
@@ -51,6 +55,18 @@ def check_response_format(value: object, messages: list[dict]) -> dict | None:
                              "some form, to use 'response_format' of type 'json_object'.")
         return {"type": "json_object", "shape": prompt_shape(messages)}
     return {"type": "json_schema", "json_schema": _check_json_schema(value.get("json_schema"))}
+
+
+def asked_json_block(messages: list[dict]) -> dict | None:
+    """The json_object format (fenced) a request without `response_format` asks for in its text, or None."""
+    texts = [_ends(m["content"]).lower() for m in messages
+             if m.get("role") in ("system", "developer", "user") and isinstance(m.get("content"), str)]
+    asked = any("```json" in t or ("json" in t and ("code block" in t or "codeblock" in t))
+                for t in texts)
+    if not asked or any("action input:" in t for t in texts):
+        return None
+    shape = prompt_shape(messages)
+    return None if shape is None else {"type": "json_object", "shape": shape, "fence": True}
 
 
 def _check_json_schema(spec: object) -> dict:
@@ -265,6 +281,10 @@ def formatted(response_format: dict, content: str, question: str, today: str) ->
         else:
             value = {"answer": facts.text}
             note = "response_format json_object: the answer written as {\"answer\": ...}"
+        if response_format.get("fence"):
+            return (f"```json\n{json.dumps(value, ensure_ascii=False, indent=2)}\n```",
+                    "no response_format, but the prompt asks for JSON in a ```json code block: the "
+                    "answer written there, in the shape the prompt asks for")
         return json.dumps(value, ensure_ascii=False), note
     spec = response_format["json_schema"]
     value = build(spec["schema"], facts)

@@ -45,7 +45,9 @@ def _response_model(function: dict) -> bool:
     from mockllm.reading.system_prompt import ToolSpec
     from mockllm.reading.tool_kinds import tool_kind
 
-    return tool_kind(ToolSpec(function["name"], str(function.get("description") or ""), ())) is None
+    properties = (function.get("parameters") or {}).get("properties")
+    names = tuple(properties) if isinstance(properties, dict) else ()
+    return tool_kind(ToolSpec(function["name"], str(function.get("description") or ""), names)) is None
 
 
 def forced_call(tool: dict, question: str, today: str, content: str | None = None) -> dict:

@@ -78,6 +78,11 @@ def validate_request(model: object, messages: object, params: Mapping[str, objec
         request.include_usage = bool(params["stream_options"].get("include_usage"))
     if not _EXTRAS.isdisjoint(params):
         _extras(request, params)
+    if "response_format" not in params and tools is None and any(
+            "json" in m["content"] or "JSON" in m["content"] for m in checked if isinstance(m.get("content"), str)):
+        from mockllm.protocol.formats import asked_json_block
+
+        request.response_format = asked_json_block(checked)
     return request
 
 
