@@ -101,10 +101,10 @@ def test_none_from_falling_off_the_end_is_reported_once_first(toy: Exercise, cap
     check(double)
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[1].startswith("  4 cases fail for one reason: returned None: the function ends "
-                               "without returning its result")
+    assert lines[1].startswith("  4 cases fail for one reason: returned None: a path through the "
+                               "function ends without returning its result")
     assert lines[2] == "    for example, case 1: double(2)"
-    assert out.count("returned None: the function") == 1
+    assert out.count("returned None: a path through the function") == 1
     assert "hint:" not in out and "multiply by two" not in out
 
 

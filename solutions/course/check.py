@@ -45,8 +45,9 @@ MAX_SHOWN = 5          # failing cases printed in full
 MAX_TEXT = 200         # characters of an input or a value shown
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
-RETURNED_NONE = ("returned None: the function ends without returning its result (code that "
-                 "falls off the end returns None); add the missing `return`")
+RETURNED_NONE = ("returned None: a path through the function ends without returning its result "
+                 "(code that falls off the end, or a bare `return`, gives None); return what the "
+                 "case expects on that path too")
 TIMED_OUT = ("still running {when}, so it was stopped: bound the work "
              "(every loop needs a limit it cannot miss, every size a check before computing)")
 OUT_OF_MEMORY = "ran out of memory (MemoryError): bound the work before allocating or computing"
