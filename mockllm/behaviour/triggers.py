@@ -60,19 +60,29 @@ class Otherwise(Trigger):
         return "when no other pattern changed the reply"
 
 
+def has_prompt(conv: "Conversation") -> bool:
+    """Whether the request has a prompt that could teach a rule: a system prompt (or instructions)
+    that is not blank, or rules read from one."""
+    return bool(conv.rules) or bool(conv.system) and not conv.system.isspace()
+
+
 @dataclass(frozen=True)
 class RuleMissing(Trigger):
-    """Fires when the system prompt lacks the rule `rule`."""
+    """Fires when there is a system prompt and it lacks the rule `rule`.
+
+    These quirks exist to show what each rule of the prompt does; a request with no system
+    prompt has no rule to teach, and the model then behaves as a capable model does.
+    """
 
     rule: str
 
     def fires(self, conv: "Conversation", seed: int, persona: str, quirk: str) -> bool:
-        """True when the prompt lacks the rule."""
-        return self.rule not in conv.rules
+        """True when the request has a prompt and the prompt lacks the rule."""
+        return self.rule not in conv.rules and has_prompt(conv)
 
     def describe(self) -> str:
         """The rulebook phrase."""
-        return f"rule missing: {self.rule}"
+        return f"a system prompt without the {self.rule} rule"
 
     def blocked_by(self, conv: "Conversation") -> str | None:
         """The rule, when the prompt has it."""

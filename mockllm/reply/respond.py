@@ -1,6 +1,10 @@
 """respond(): decide the next move, let the persona's quirks act on it, render it, explain it.
 
     move = decide(conv)  ->  move quirks  ->  render (text or tool_calls)  ->  text quirks
+
+A plain chat request (`mockllm.reply.plain`: no tool, no ReAct format) is answered in prose: its
+move goes to no move quirk (they act on tool calls), and it is rendered as tool-call mode renders
+an answer, the content alone, with the text quirks' tool-call variants.
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from mockllm.behaviour.quirks import Output, QuirkContext
 from mockllm.reading.conversation import Conversation
 from mockllm.reading.history import built
 from mockllm.reading.recent import Recent
+from mockllm.reply.plain import plain_chat
 from mockllm.reply.render import render_text, render_tool_calls
 from mockllm.behaviour.triggers import Always, Otherwise
 
@@ -72,9 +77,9 @@ class _Run:
             move = self._try(entry, quirk.apply, quirk.applies, move, self.conv) or move
         return move
 
-    def texts(self, out: Output, move: Move, entries: Sequence[Entry]) -> Output:
-        """Apply the text-level quirks in order (their structured variants in tool-call mode)."""
-        structured = self.conv.mode == "structured"
+    def texts(self, out: Output, move: Move, entries: Sequence[Entry], structured: bool) -> Output:
+        """Apply the text-level quirks in order (their structured variants when `structured`:
+        in tool-call mode and in plain chat, where the content is the answer alone)."""
         for entry in entries:
             quirk = QUIRKS[entry.quirk]
             if structured:
@@ -101,8 +106,11 @@ def _final_tool(move: Move, conv: Conversation) -> Move:
     return replace(move, action=tool.name, action_input={key: move.final_answer or ""})
 
 
-def render(move: Move, conv: Conversation, seed: int) -> Output:
-    """Render a move as ReAct text (text mode) or as tool calls / plain content (structured)."""
+def render(move: Move, conv: Conversation, seed: int, plain: bool = False) -> Output:
+    """Render a move as ReAct text (text mode), as tool calls / plain content (structured), or as
+    the answer alone (`plain` chat, where no tool is offered and so the move is an answer)."""
+    if plain and move.action is None:
+        return Output(move.final_answer or "", ())
     if conv.mode == "structured":
         move = _final_tool(move, conv)
     if conv.mode != "structured" or move.action is None:
@@ -148,10 +156,12 @@ def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
     brain = decide(conv, guesses=spec.guesses if spec else False)
     run = _Run(conv, seed, persona, float(temperature or 0.0))
     moves, texts, fallback = _levels(entries, constant)
-    move = run.moves(brain, moves)
-    out = run.texts(render(move, conv, seed), move, texts)
+    plain = plain_chat(conv)
+    structured = plain or conv.mode == "structured"
+    move = brain if plain else run.moves(brain, moves)
+    out = run.texts(render(move, conv, seed, plain), move, texts, structured)
     if fallback and not run.fired:  # nothing else changed this reply: the persona's fallback
-        out = run.texts(out, move, fallback)
+        out = run.texts(out, move, fallback, structured)
     out = built(Output, content=_completed(out.content, conv.opening), tool_calls=out.tool_calls)
     explanation = {"source": "policy", "persona": persona, "seed": seed, "step": conv.step,
                    "family": brain.family, "rule": brain.rule,

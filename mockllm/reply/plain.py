@@ -1,0 +1,42 @@
+"""Plain chat: a request that asks for no ReAct format and offers no tool is answered in prose.
+
+A chat model answers "What is the capital of France?" with a sentence, not with `Thought:` and
+`Final Answer:` fields; the mock does too when nothing in the request asks for the fields:
+
+- no tool is offered (neither `tools=` nor a tool list in the prompt);
+- the prompt names none of the ReAct fields (`Thought:`, `Action:`, `Action Input:`,
+  `Observation:`, `Final Answer:`, or their Chinese labels) and holds no format rule;
+- no earlier turn of the conversation is a ReAct step (an action, a corrective message) and the
+  last message does not leave a `Thought:` to complete.
+
+The reply is then the answer alone, as tool-call mode writes one. A persona's quirks that act on
+the ReAct fields or on tool calls have nothing to act on and do not fire; those that write prose
+(the `tiny` persona's rambling, repeated or empty replies) still do (see docs/mock.md).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from mockllm.reading.conversation import Conversation
+
+__all__ = ["plain_chat", "names_fields"]
+
+_FIELD = re.compile(r"\b(?:thought|action(?:[ _]input)?|observation|final[ _]answer)[ \t]*+[:：]"
+                    r"|(?:思考|行动|观察|最终答案)[ \t]*+[:：]", re.I)
+"""A ReAct field label, as a format section or an example writes it (`Thought:`, `思考：`)."""
+
+
+@lru_cache(maxsize=64)
+def names_fields(prompt: str) -> bool:
+    """Whether the prompt names a ReAct field label, asking for the format (memoised: an agent
+    resends its prompt at every step)."""
+    return _FIELD.search(prompt) is not None
+
+
+def plain_chat(conv: Conversation) -> bool:
+    """Whether `conv` is a plain chat request: text mode, no tool, no ReAct format asked or used."""
+    return (conv.mode == "text" and not conv.tools and "format" not in conv.rules
+            and not conv.opening and not conv.corrections
+            and not any(past.action for past in conv.steps)
+            and not names_fields(conv.system))
