@@ -217,7 +217,7 @@ def test_the_app_answers_like_the_core() -> None:
     assert stream.headers["content-type"].startswith("text/event-stream")
     assert stream.content == post(service(), {**BODY, "stream": True}).body
     assert missing.status_code == 404
-    assert missing.json()["error"]["message"] == "Invalid URL (GET /v1/missing)"
+    assert missing.json()["error"]["message"].startswith("Invalid URL (GET /v1/missing). The mock serves")
     assert big.status_code == 413
 
 

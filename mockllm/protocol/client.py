@@ -1,4 +1,5 @@
-"""`MockLLM`: an offline client shaped like `openai.OpenAI()` for `chat.completions.create`.
+"""`MockLLM`: an offline client shaped like `openai.OpenAI()` for `chat.completions.create`
+and `responses.create` (the Responses API, read as the chat request it means: `responses`).
 
 One request flows one way: check the keywords (`params`) and the request (`validate`) -> maybe
 a simulated failure -> the next scripted reply, or read the conversation and respond as the
@@ -15,6 +16,7 @@ from mockllm.protocol.completion import CREATED, Draft, build_completion
 from mockllm.protocol.errors import ScriptExhaustedError, check_failures, simulated_failure
 from mockllm.protocol.options import check_clock, check_persona, check_quirks, check_seed
 from mockllm.protocol.params import check_params
+from mockllm.protocol.responses import Responses
 from mockllm.protocol.types import ChatCompletion
 from mockllm.protocol.validate import Request, validate_request
 
@@ -22,7 +24,8 @@ __all__ = ["MockLLM", "Chat", "Completions", "CREATED"]
 
 
 class MockLLM:
-    """A deterministic, offline chat model with openai's `client.chat.completions.create(...)`.
+    """A deterministic, offline chat model with openai's `client.chat.completions.create(...)`
+    and `client.responses.create(...)` (one model and one call counter behind both).
 
     Its only mutable state is the call counter `calls`: it counts the well-formed `create()`
     calls (requests rejected by validation never reach the model and are not counted). It
@@ -65,6 +68,7 @@ class MockLLM:
         self._script = script
         self._calls = 0
         self.chat = Chat(self)
+        self.responses = Responses(self)
 
     @property
     def calls(self) -> int:
@@ -112,7 +116,7 @@ class MockLLM:
         """Policy mode: read the conversation and let the persona respond; (reply, question)."""
         read_conversation, respond = _policy()
         tools = None if request.tool_choice == "none" else request.tools
-        conversation = read_conversation(request.messages, tools, request.plain)
+        conversation = read_conversation(request.messages, tools, request.plain, request.tool_choice)
         reply = respond(conversation, persona=self.persona, seed=self.seed, quirks=self.quirks,
                         temperature=request.temperature)
         return reply, conversation.question
@@ -152,7 +156,7 @@ def _policy() -> tuple:
 
 
 class Completions:
-    """`client.chat.completions`: the one endpoint the mock serves."""
+    """`client.chat.completions`: chat completions (`client.responses` is the Responses API)."""
 
     def __init__(self, client: MockLLM) -> None:
         self._client = client

@@ -205,22 +205,26 @@ CHECKS: dict[str, Callable[[str, object], object]] = {
 """The check of each keyword: it returns the value to use, or raises naming the keyword."""
 
 
-def check_params(params: Mapping[str, object]) -> dict[str, object]:
-    """Return the given keywords (not None, not a sentinel), each checked; TypeError for unknown ones."""
+def check_params(params: Mapping[str, object], checks: Mapping[str, Callable] = CHECKS,
+                 known: tuple[str, ...] = PARAMETERS) -> dict[str, object]:
+    """Return the given keywords (not None, not a sentinel), each checked; TypeError for unknown ones.
+
+    `checks` and `known` are chat completions' unless given (the Responses API has its own).
+    """
     given = {}
     for name, value in params.items():
-        check = CHECKS.get(name)
+        check = checks.get(name)
         if check is None:
-            raise _unknown(name)
+            raise _unknown(name, known)
         if value is not None and not is_not_given(value):
             given[name] = check(name, value)
     return given
 
 
-def _unknown(name: str) -> TypeError:
+def _unknown(name: str, known: tuple[str, ...] = PARAMETERS) -> TypeError:
     """The TypeError for a keyword openai's `create()` does not take either (a typo)."""
     import difflib
 
-    close = difflib.get_close_matches(str(name), PARAMETERS, n=1)
+    close = difflib.get_close_matches(str(name), known, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return TypeError(f"create() got an unexpected keyword argument {name!r}{hint}")

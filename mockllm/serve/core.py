@@ -5,21 +5,25 @@ transport (`transport.py`) and the ASGI server (`app.py`), so neither writes it 
                                 the reply is `model_dump(exclude_unset=True)` as JSON (the fields
                                 the API sends), or with "stream": true one `data: {chunk}` event
                                 per chunk and a final `data: [DONE]`
+    POST /v1/responses          the body is passed as `MockLLM.responses.create(**body)`, the
+                                Responses API; with "stream": true one `event: TYPE` and
+                                `data: {event}` pair per event (no [DONE], as the API sends)
     GET  /v1/models             the base model and one id per persona (models.py)
     GET  /v1/models/{id}        one of them
 
 Errors come in the API's shape (answer.py) with its status codes: 400 for a request the mock
 rejects (the message names the field: the ValueError/TypeError of `create()`) or a body that is
-not a JSON object, 404 for an unknown path or model, 405 for a wrong method, 413 for a body over
-MAX_BODY bytes, 429 for a simulated rate limit and 408 for a simulated timeout (both with
-`retry-after`), 500 (type `server_error`) for anything unexpected: a bad request never ends the
-server.
+not a JSON object, 404 for an unknown path (the message names what the mock serves) or model,
+405 for a wrong method, 413 for a body over MAX_BODY bytes, 429 for a simulated rate limit and
+408 for a simulated timeout (both with `retry-after`), 500 (type `server_error`) for anything
+unexpected: a bad request never ends the server.
 """
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
 
+from mockllm.protocol.responses_input import opening
 from mockllm.serve.answer import (SSE, Answer, bad_request, dumps, error_answer, json_answer)
 from mockllm.serve.models import UnknownModel, model_card, model_list, parse_model
 from mockllm.serve.sessions import Sessions
@@ -29,7 +33,9 @@ MAX_BODY = 8 * 1024 * 1024
 """The largest request body accepted, in bytes (HTTP 413 above it)."""
 RETRY_AFTER = "1"
 """The `retry-after` header (seconds) of a simulated rate limit or timeout."""
-_ROUTES = {"/chat/completions": "POST", "/models": "GET"}
+_ROUTES = {"/chat/completions": "POST", "/responses": "POST", "/models": "GET"}
+SERVED = ("POST /v1/chat/completions, POST /v1/responses, GET /v1/models and "
+          "GET /v1/models/{model}")
 _DONE = b"data: [DONE]\n\n"
 
 
@@ -44,7 +50,7 @@ class Service:
         route = path[len(PREFIX):] if path.startswith(PREFIX + "/") else None
         allowed = _ROUTES.get(route) or ("GET" if route and route.startswith("/models/") else None)
         if allowed is None:
-            return error_answer(404, f"Invalid URL ({method} {path})")
+            return error_answer(404, f"Invalid URL ({method} {path}). The mock serves {SERVED}.")
         if method != allowed:
             return error_answer(405, f"Invalid method for URL ({method} {path})",
                                 headers={"allow": allowed})
@@ -54,19 +60,21 @@ class Service:
             return self._model(route[len("/models/"):])
         if len(body) > MAX_BODY:
             return too_large()
-        return self.complete(headers, body)
+        return self.complete(headers, body, route == "/responses")
 
-    def complete(self, headers: Mapping, body: bytes) -> Answer:
-        """Answer `POST /v1/chat/completions` with the body `body`."""
+    def complete(self, headers: Mapping, body: bytes, responses: bool = False) -> Answer:
+        """Answer `POST /v1/chat/completions` (or `/v1/responses`) with the body `body`."""
         request = _parse_json(body)
         if isinstance(request, Answer):
             return request
         try:
-            client, lock = self.sessions.session_for(headers, request)
+            keyed = opening(request) if responses else request  # the messages name the conversation
+            client, lock = self.sessions.session_for(headers, keyed)
             with lock:
-                result = client.chat.completions.create(**request)
+                endpoint = client.responses if responses else client.chat.completions
+                result = endpoint.create(**request)
             if request.get("stream") is True:
-                return _stream_answer(result)
+                return _stream_answer(result, named=responses)
             return json_answer(200, result.model_dump(exclude_unset=True))
         except UnknownModel as error:
             return error_answer(404, str(error), param="model", code="model_not_found", error=error)
@@ -112,10 +120,13 @@ def _parse_json(body: bytes) -> dict | Answer:
     return value
 
 
-def _stream_answer(stream: object) -> Answer:
-    """The chunks of a streamed reply as server-sent events, ending with `data: [DONE]`."""
-    events = [b"data: " + dumps(chunk.model_dump(exclude_unset=True)) + b"\n\n" for chunk in stream]
-    events.append(_DONE)
+def _stream_answer(stream: object, named: bool = False) -> Answer:
+    """The chunks of a streamed reply as server-sent events, ending with `data: [DONE]`; or, when
+    `named` (the Responses API's events), each preceded by `event: TYPE` and no [DONE]."""
+    events = [(b"event: " + chunk.type.encode() + b"\n" if named else b"") + b"data: "
+              + dumps(chunk.model_dump(exclude_unset=True)) + b"\n\n" for chunk in stream]
+    if not named:
+        events.append(_DONE)
     return Answer(200, {"content-type": SSE, "cache-control": "no-cache"}, events)
 
 
