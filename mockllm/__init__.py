@@ -13,9 +13,10 @@
 # serve/ (above protocol/) puts the mock behind HTTP: `openai_client()` and `async_openai_client()`
 # (real openai SDK clients, the mock as their transport) and `python -m mockllm serve`.
 #
-# `find_rules(prompt)`, `read_tools_text(prompt)` and `find_instruction(text)` say what the mock reads
-# in a text: the prompt rules it recognises, the tools it finds in a prompt's tool list, the
-# instruction it would obey in an observation. They are the public face of the readers the model
+# `find_rules(prompt)`, `read_tools_text(prompt)`, `read_memory(prompt)` and `find_instruction(text)`
+# say what the mock reads in a text: the prompt rules it recognises, the tools it finds in a
+# prompt's tool list, the facts it reads in a memory section, the instruction it would obey in an
+# observation. They are the public face of the readers the model
 # itself uses, so a lesson or a test can ask what the model sees without reaching into its stages.
 #
 # `personas()` and `rulebook()` are functions defined in `mockllm.behaviour.personas`, and
@@ -33,12 +34,13 @@ __version__ = "0.1.0"   # kept equal to pyproject.toml's version (tests/test_lay
 __all__ = [
     "MockLLM", "personas", "rulebook", "openai_client", "async_openai_client",
     "MockAPIError", "RateLimitError", "APITimeoutError", "ScriptExhaustedError",
-    "find_rules", "read_tools_text", "find_instruction",
+    "find_rules", "read_tools_text", "read_memory", "find_instruction",
 ]
 
 _LAZY = {"personas": "mockllm.behaviour.personas", "rulebook": "mockllm.behaviour.personas",
          "openai_client": "mockllm.serve.sdk", "async_openai_client": "mockllm.serve.sdk",
          "find_rules": "mockllm.reading.system_prompt", "read_tools_text": "mockllm.reading.system_prompt",
+         "read_memory": "mockllm.reading.system_prompt",
          "find_instruction": "mockllm.behaviour.quirks_move"}
 
 

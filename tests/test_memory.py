@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mockllm import MockLLM
-from mockllm.reading.system_prompt import read_memory
+from mockllm import read_memory
 from solutions.memory import (SCHEMA_VERSION, connect, fact_keys, facts_from_trace, latest_facts,
                               preferences, recall_fact, remembering_agent, replaying_agent,
                               save_fact, save_progress, set_preference, state_summary,
@@ -35,8 +35,10 @@ def test_connect_makes_the_folder_the_tables_wal_and_the_version(store: Path) ->
 
 
 def test_a_newer_schema_is_refused_and_left_alone(store: Path) -> None:
-    connect(store).execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    before = store.read_bytes()
+    conn = connect(store)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()  # closed now, so its WAL is checkpointed into the file before the bytes are read
+    before = store.read_bytes()  # (a connection left to the garbage collector closes at any time)
     with pytest.raises(ValueError, match="schema version"):
         connect(store)
     assert store.read_bytes() == before
