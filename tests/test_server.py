@@ -317,4 +317,4 @@ def test_the_curl_example_of_the_docs_works(server: object) -> None:
 def test_the_console_script_is_declared() -> None:
     tomllib = pytest.importorskip("tomllib")
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
-    assert scripts == {"mockllm": "mockllm.serve.cli:main"}
+    assert scripts == {"mockllm": "mockllm.__main__:main"}

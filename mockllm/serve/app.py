@@ -24,13 +24,10 @@ from starlette.types import Receive, Scope, Send
 
 from mockllm.serve.answer import Answer, error_answer
 from mockllm.serve.core import MAX_BODY, Service, too_large
+from mockllm.serve.limits import BODY_TIMEOUT, THREADS
 
 DRAIN_LIMIT = 8 * MAX_BODY
 """Past MAX_BODY the rest of a body is read and dropped up to this size, so the client gets its 413."""
-BODY_TIMEOUT = 30.0
-"""Seconds a request's whole body may take to arrive after its headers (HTTP 408 after)."""
-THREADS = 8
-"""Worker threads answering requests at once; more wait for a free one."""
 log = logging.getLogger("mockllm.serve")
 
 

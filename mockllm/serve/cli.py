@@ -1,5 +1,7 @@
 """`python -m mockllm serve` (or `mockllm serve`): the mock as an OpenAI-compatible HTTP server.
 
+    mockllm --version
+    mockllm --help                  the examples and the personas
     mockllm serve [--host 127.0.0.1] [--port 8000] [--persona diligent] [--seed 0]
                   [--failures 3=rate_limit,5=timeout] [--threads 8]
                   [--header-timeout 10] [--body-timeout 30] [--idle-timeout 5]
@@ -15,6 +17,9 @@ Slow and idle clients are closed: a request's headers must arrive within `--head
 seconds of its first byte, its body within `--body-timeout` seconds of its headers (else HTTP
 408), and a connection with no request under way is closed after `--idle-timeout` seconds, from
 its opening as after each answer. Requests are answered by `--threads` worker threads.
+
+`--help` needs nothing beyond the standard library; `serve` needs starlette and uvicorn (the
+`serve` extra of `react-mockllm`), and says so when they are missing.
 """
 from __future__ import annotations
 
@@ -23,11 +28,21 @@ import signal
 import socket
 import sys
 
+from mockllm.serve.limits import BODY_TIMEOUT, HEADER_TIMEOUT, IDLE_TIMEOUT, THREADS
+
 DEFAULT_PORT = 8000
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may hold the GIL while another waits for it (Python's default is 0.005)."""
-IDLE_TIMEOUT = 5.0
-"""Seconds a connection may wait with no request under way (uvicorn's keep-alive default)."""
+SERVE_EXTRA = "pip install 'react-mockllm[serve]' (from a clone: pip install './mockllm-dist[serve]')"
+"""How to install what `mockllm serve` needs, for the error that says it is missing."""
+EXAMPLES = """examples:
+  mockllm serve                                  serve on http://127.0.0.1:8000/v1
+  mockllm serve --port 0 --persona sloppy        a free port, the sloppy persona by default
+  mockllm serve --failures 3=rate_limit          call 3 of each conversation answers HTTP 429
+  python -m mockllm serve --seed 7               without the console script, seed 7 by default
+
+  A request's model names its persona and seed: mock-react, mock-react:sloppy, mock-react:sloppy:3.
+"""
 
 
 def parse_failures(text: str) -> dict[int, str]:
@@ -60,22 +75,34 @@ def positive_int(text: str) -> int:
     return int(text)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line: `serve` and its options."""
-    parser = argparse.ArgumentParser(prog="mockllm", description="The offline mock LLM.")
+def personas_text() -> str:
+    """The `--help` paragraph that lists the personas, from the mock's persona table."""
+    from mockllm.behaviour.personas import PERSONAS
+
+    lines = [f"  {name:<13} {persona.description}" for name, persona in PERSONAS.items()]
+    return "\n".join(["personas (--persona NAME, or 'none' for no quirks):", *lines])
+
+
+def build_parser(version: str | None = None) -> argparse.ArgumentParser:
+    """The command line: `--version` (when `version` is given), `serve` and its options."""
+    parser = argparse.ArgumentParser(
+        prog="mockllm", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="The offline mock LLM: deterministic, OpenAI-shaped, no network and no key.",
+        epilog=f"{EXAMPLES}\n{personas_text()}")
+    if version is not None:
+        parser.add_argument("--version", action="version", version=f"%(prog)s {version}")
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="serve the OpenAI chat completions API on loopback")
+    serve = commands.add_parser("serve", help="serve the OpenAI chat completions API on loopback",
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=f"{EXAMPLES}\n{personas_text()}")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT,
                        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
     serve.add_argument("--persona", default="diligent",
-                       help="default persona (see mockllm.personas(); 'none' for no quirks)")
+                       help="default persona (listed below; 'none' for no quirks)")
     serve.add_argument("--seed", type=int, default=0, help="default seed (default 0)")
     serve.add_argument("--failures", type=parse_failures, default=None,
                        help="simulated failures per conversation, e.g. 3=rate_limit,5=timeout")
-    from mockllm.serve.app import BODY_TIMEOUT, THREADS
-    from mockllm.serve.connection import HEADER_TIMEOUT
-
     serve.add_argument("--threads", type=positive_int, default=THREADS,
                        help=f"worker threads answering requests at once (default {THREADS})")
     serve.add_argument("--header-timeout", type=positive_seconds, default=HEADER_TIMEOUT,
@@ -125,7 +152,7 @@ def build_server(app: object, header_timeout: float | None = None,
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
 
-    from mockllm.serve.connection import HEADER_TIMEOUT, guarded_protocol
+    from mockllm.serve.connection import guarded_protocol
 
     logs = copy.deepcopy(LOGGING_CONFIG)
     logs["loggers"]["mockllm.serve"] = {"handlers": ["default"], "level": "INFO",
@@ -171,9 +198,24 @@ def serve(host: str, port: int, options: dict, limits: dict | None = None) -> in
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
-    args = build_parser().parse_args(argv)
+def server_packages() -> None:
+    """Import starlette and uvicorn, or raise ModuleNotFoundError saying how to install them."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ModuleNotFoundError as error:
+        raise ModuleNotFoundError(f"mockllm serve needs {error.name}, which the mock alone does "
+                                  f"not install: {SERVE_EXTRA}") from error
+
+
+def main(argv: list[str] | None = None, version: str | None = None) -> int:
+    """Run the command line (`version` for `--version`); return the exit code."""
+    args = build_parser(version).parse_args(argv)
+    try:
+        server_packages()
+    except ModuleNotFoundError as error:
+        print(f"mockllm serve: {error}", file=sys.stderr, flush=True)
+        return 2
     persona = None if args.persona == "none" else args.persona
     options = {"persona": persona, "seed": args.seed, "failures": args.failures}
     try:

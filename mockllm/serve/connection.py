@@ -16,8 +16,8 @@ import logging
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-HEADER_TIMEOUT = 10.0
-"""Seconds from a request's first byte to the end of its headers."""
+from mockllm.serve.limits import HEADER_TIMEOUT
+
 log = logging.getLogger("mockllm.serve")
 
 

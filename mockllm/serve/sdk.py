@@ -73,7 +73,8 @@ def _sdk() -> tuple:
         import openai
     except ImportError as error:
         raise ImportError(
-            "mockllm.openai_client() and async_openai_client() need the openai package, which "
-            "the course installs only for tests: pip install openai (or pip install -e '.[test]')."
+            "mockllm.openai_client() and async_openai_client() need the openai package: "
+            "pip install 'react-mockllm[openai]' for the mock alone (from a clone: "
+            "pip install './mockllm-dist[openai]'), pip install -e '.[test]' for the course."
         ) from error
     return openai, httpx2
