@@ -13,6 +13,8 @@ from mockllm.behaviour import quirks_layout as lay
 from mockllm.behaviour import quirks_move as mv
 from mockllm.behaviour import quirks_text as tx
 from mockllm.behaviour import tiny
+from mockllm.behaviour import tiny_forced as tf
+from mockllm.behaviour import tiny_told as tt
 from mockllm.behaviour.quirks import Quirk
 
 __all__ = ["RULES", "CORRECTIONS", "QUIRKS", "check_suppressor"]
@@ -93,6 +95,20 @@ QUIRKS: dict[str, Quirk] = _quirks(
           "reply.", ("no_observation",), tiny.whole_trajectory, tiny.whole_trajectory_structured),
     Quirk("missing_thought", "text", "Chatter, then an Action without its `Thought:` line.",
           _FMT, tiny.missing_thought),
+    Quirk("same_reply_to_correction", "text", "At temperature 0, told the same correction again, "
+          "it sends its previous reply again, byte for byte: the same prose to the same "
+          "correction, over and over.", (), tt.same_reply_to_correction,
+          tiny.identical_reply_structured),
+    Quirk("copy_placeholders", "text", "At temperature 0, answers a correction by copying its "
+          "placeholders as written: `Action: <one tool name>`, `Action Input: <a JSON object>`.",
+          (), tt.copy_placeholders),
+    Quirk("restate_rules", "text", "At temperature 0, answers a correction by restating the "
+          "prompt's rules as prose ('You should use only one action per reply and never write an "
+          "observation yourself...'), with no step.", (), tt.restate_rules),
+    Quirk("off_task_call", "text", "Tool-call mode, a call forced by tool_choice: a call of a tool "
+          "the question does not need (for a named function, that one) with made-up arguments "
+          "(`get_weather({\"city\": \"Paris\", \"date\": \"2023-01-01\"})`).", (),
+          tf.off_task_call, tf.off_task_call_structured),
     # layout drift: every field there, laid out as a strict parser does not expect
     Quirk("input_not_json", "text", "An Action Input that is not JSON: a bare string "
           "(`Action Input: Beijing, 2025-03-15`), a quoted one (`\"Beijing\"`), or `None` for a "

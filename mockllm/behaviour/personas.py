@@ -16,6 +16,9 @@ from mockllm.behaviour.triggers import (AfterSteps, AfterToolCall, Always, AnyOf
                                         ObservationHasInstruction, OneIn, Rotating, RuleMissing,
                                         Trigger)
 
+from mockllm.behaviour.tiny_forced import ToolCallsForced
+from mockllm.behaviour.tiny_told import AfterCorrection
+
 if TYPE_CHECKING:
     from mockllm.reading.conversation import Conversation
 
@@ -61,6 +64,7 @@ _json = _group("json", 8)            # sloppy breaks the JSON on one reply in tw
 _wrap = _group("wrap", 10)           # sloppy fences its JSON, or puts it in inline code
 _tiny = _group("tiny", 12)           # tiny shows one of its usual patterns per reply
 _rare = _group("tiny_rare", 36)      # tiny's rarer patterns, on top of (and replacing) the usual
+_told = lambda *slots: AfterCorrection("tiny_told", slots, 10)  # noqa: E731  tiny, once told
 _jsonic = _group("jsonic", 8)        # jsonic: a blob, a call, or pretty JSON (or Action: None)
 _tool_mode = _group("tool_mode", 6)  # jsonic's tool-call failures
 
@@ -69,6 +73,7 @@ _NO_STOP = "Only stop=['Observation:'] or cutting the reply at 'Observation:' re
 _BARE = "Only for a tool of at most one argument, which can take the bare value."
 _TOLD_NOTE = "Once told its reply did not work, it writes the fields for the rest of the run."
 _TINY = {"style": "tiny"}
+_ON_TOP = "On top of (and replacing) its usual pattern. Never at the API's default temperature, 1."
 PERSONAS: dict[str, Persona] = {p.name: p for p in (
     Persona("diligent", "Well-behaved when the prompt is complete; each missing rule shows.", False, (
         Entry("prose_only", RuleMissing("format"), note="A format correction fixes it too."),
@@ -111,6 +116,9 @@ PERSONAS: dict[str, Persona] = {p.name: p for p in (
         Entry("json_cut_in_string", _rare(0), ()), Entry("schema_copy", _rare(1), ()),
         Entry("action_and_answer", _rare(2), ()), Entry("echo_question", _rare(3), ()),
         Entry("echo_prompt", _rare(4), ()), Entry("empty_reply", _rare(5), ()),
+        Entry("same_reply_to_correction", _told(*range(8)), (), _ON_TOP),
+        Entry("copy_placeholders", _told(8), (), _ON_TOP), Entry("restate_rules", _told(9), (), _ON_TOP),
+        Entry("off_task_call", ToolCallsForced(), (), "On top of (and replacing) any other pattern."),
         Entry("prose_only", Otherwise(), (), "A small model is almost never clean.", _TINY))),
     Persona("jsonic", "A chat-tuned model that prefers JSON: JSON-blob actions, call syntax, "
             "`Action: None` when it answers, pretty-printed JSON; in tool-call mode, now and then "

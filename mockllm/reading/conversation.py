@@ -47,6 +47,8 @@ class Conversation:
     to the action as plain text (LangChain's 'Action Input: the input to the action'), else
     'json'; `opening` is the start of the reply the last message already holds when it ends in
     an empty 'Thought:' (the reply then completes it, as a completion model would), else ''.
+    `forced` names the tools a reply must call when `tool_choice` forces a call (every offered
+    tool for 'required', the one named for a named function), else it is empty.
     """
     mode: str
     system: str
@@ -64,6 +66,7 @@ class Conversation:
     final_marker: str = "Final Answer"
     input_style: str = "json"
     opening: str = ""
+    forced: tuple[str, ...] = ()
 
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -224,13 +227,23 @@ def _remember(key: tuple[str, ...], state: tuple) -> tuple:
     return _READ.remember(key, (h, tuple(parts), late, opening))
 
 
+def _forced(tool_choice: object, tools: list | None) -> tuple[str, ...]:
+    """The tools a checked `tool_choice` forces a call to: all for 'required', the named one."""
+    if not tools or tool_choice is None:
+        return ()
+    if isinstance(tool_choice, dict):
+        return (tool_choice["function"]["name"],)
+    return tuple(_get(_get(t, "function") or {}, "name") or "" for t in tools) \
+        if tool_choice == "required" else ()
+
+
 def read_conversation(messages: list, tools: list | None = None,
-                      plain: list[str] | None = None) -> Conversation:
+                      plain: list[str] | None = None, tool_choice: object = None) -> Conversation:
     """Read a chat-completion request (messages, optional tools=) into a Conversation.
 
     `plain` is [role, content, ...] of the messages when every one is a plain {'role', 'content'}
     dict (as `Request.plain` holds them): the conversation before the last two messages is then
-    not read again when it was read before.
+    not read again when it was read before. `tool_choice` (checked) sets `forced`.
     """
     specs = read_tools_structured(tools) if tools else None
     h, parts, late, opening = (_plain_turns(messages, plain) if plain is not None and specs is None
@@ -251,4 +264,5 @@ def read_conversation(messages: list, tools: list | None = None,
         corrections=h.corrections if opened else frozenset(),
         last_correction=h.last_kind if opened and h.last in ("user", "tool") else None,
         step=1 + (h.assistants if h is not None else 0), final_marker=marker,
-        input_style=style, opening=opening if specs is None else "")
+        input_style=style, opening=opening if specs is None else "",
+        forced=_forced(tool_choice, tools))
