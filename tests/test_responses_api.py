@@ -16,7 +16,6 @@ openai = pytest.importorskip("openai", reason="the SDK's types need the test ext
 
 import mockllm  # noqa: E402
 from mockllm import MockLLM, async_openai_client, openai_client  # noqa: E402
-from mockllm.protocol.responses_params import CHECKS, PARAMETERS  # noqa: E402
 from mockllm.serve.core import Service  # noqa: E402
 from mockllm.serve.sessions import Sessions, conversation_key  # noqa: E402
 from openai.types.responses import Response, ResponseStreamEvent  # noqa: E402
@@ -123,6 +122,36 @@ def test_the_tool_loop_is_the_same_bytes_every_run() -> None:
     sdk = [[reply.model_dump_json() for reply in tool_loop(openai_client().responses.create)]
            for _ in range(2)]
     assert sdk[0] == sdk[1]
+
+
+@pytest.mark.parametrize("way", ["MockLLM", "openai_client"])
+def test_previous_response_id_continues_the_stored_conversation(way: str) -> None:
+    client = MockLLM() if way == "MockLLM" else openai_client()
+    whole = tool_loop(client.responses.create)
+    request = {"model": "mock-react", "instructions": structured_prompt(), "tools": TOOLS}
+    first = client.responses.create(**request, input=QUESTION)
+    call = first.output[0]
+    answer = {"type": "function_call_output", "call_id": call.call_id, "output": "66"}
+    second = client.responses.create(**request, input=[answer], previous_response_id=first.id)
+    assert valid(second).previous_response_id == first.id
+    assert second.output_text == whole[-1].output_text and "66" in second.output_text
+    assert second.id == whole[-1].id  # the same conversation read, so the same reply and id
+    with pytest.raises((ValueError, openai.BadRequestError), match="no function_call_output"):
+        client.responses.create(**request, input="Thanks!", previous_response_id=first.id)
+    unstored = client.responses.create(**request, input=QUESTION, store=False,
+                                       temperature=0.5)
+    with pytest.raises((ValueError, openai.BadRequestError), match="not found"):
+        client.responses.create(**request, input=[answer], previous_response_id=unstored.id)
+
+
+def test_instructions_are_not_carried_over() -> None:
+    from mockllm.protocol.responses_request import read_request
+
+    first = MockLLM().responses.create(model="mock-react", instructions="Be brief.", input="Hi")
+    later = read_request({"model": "mock-react", "input": "And you?",
+                          "previous_response_id": first.id})
+    assert [m["role"] for m in later.chat.messages] == ["user", "assistant", "user"]
+    assert later.chat.messages[0]["content"] == "Hi"
 
 
 def test_a_call_shares_the_chat_counter_and_its_failures() -> None:
@@ -261,7 +290,8 @@ USER = {"role": "user", "content": QUESTION}
     ({"text": {"format": {"type": "yaml"}}}, "text.format.type", "json_schema"),
     ({"text": {"format": {"type": "json_schema", "name": "A", "schema": {"type": "objekt"}}}},
      None, "'objekt' is not valid"),
-    ({"previous_response_id": "resp_1"}, "previous_response_id", "stores no responses"),
+    ({"previous_response_id": "resp_1"}, "previous_response_id", "'resp_1' not found"),
+    ({"previous_response_id": 7}, "previous_response_id", "'resp_...'"),
     ({"conversation": "conv_1"}, "conversation", "stores no conversations"),
     ({"background": True}, "background", "False"),
     ({"instruction": "Be brief."}, None, "did you mean 'instructions'"),
@@ -285,6 +315,8 @@ def test_a_bad_request_is_a_400_naming_the_field(change: dict, param: str | None
 
 def test_the_keywords_are_the_sdks() -> None:
     from openai.resources.responses import Responses as SDKResponses
+
+    from mockllm.protocol.responses_params import CHECKS, PARAMETERS
 
     sdk = [name for name in inspect.signature(SDKResponses.create).parameters if name != "self"]
     assert list(PARAMETERS) == sdk and set(CHECKS) == set(sdk)
@@ -337,6 +369,11 @@ def test_the_core_answers_like_mockllm_and_names_conversations() -> None:
     statuses = [svc.handle("POST", "/v1/responses", {}, raw).status
                 for raw in (json.dumps(body).encode(), other, json.dumps(body).encode())]
     assert statuses == [200, 200, 429]  # each question is a conversation with its own counter
+    svc = Service(Sessions({"persona": "diligent", "seed": 0, "failures": {2: "rate_limit"}},
+                           conversation_key))
+    first = json.loads(svc.handle("POST", "/v1/responses", {}, json.dumps(body).encode()).body)
+    later = {"model": "mock-react", "input": "And 2 + 2?", "previous_response_id": first["id"]}
+    assert svc.handle("POST", "/v1/responses", {}, json.dumps(later).encode()).status == 429
 
 
 def test_the_server_serves_responses() -> None:
@@ -349,6 +386,12 @@ def test_the_server_serves_responses() -> None:
         assert "66" in replies[-1].output_text and replies[0].output[0].type == "function_call"
         assert [reply.model_dump() for reply in replies] == \
             [valid(reply).model_dump() for reply in tool_loop(MockLLM().responses.create)]
+        call = replies[0].output[0]
+        answer = {"type": "function_call_output", "call_id": call.call_id, "output": "66"}
+        later = client.responses.create(model="mock-react", instructions=structured_prompt(),
+                                        tools=TOOLS, input=[answer],
+                                        previous_response_id=replies[0].id)
+        assert later.output_text == replies[-1].output_text
         body = {"model": "mock-react", "input": QUESTION, "stream": True}
         with httpx2.Client(base_url=server.url, timeout=10) as http:
             raw = [http.post("/responses", json=body).content for _ in range(2)]

@@ -28,9 +28,11 @@ class MockLLM:
     and `client.responses.create(...)` (one model and one call counter behind both).
 
     Its only mutable state is the call counter `calls`: it counts the well-formed `create()`
-    calls (requests rejected by validation never reach the model and are not counted). It
-    decides which call raises a simulated failure (`failures={3: "rate_limit"}`) and, in
-    scripted mode, which reply comes next. Everything else is a pure function of the request.
+    calls of both APIs (requests rejected by validation never reach the model and are not
+    counted). It decides which call raises a simulated failure (`failures={3: "rate_limit"}`)
+    and, in scripted mode, which reply comes next. Everything else is a pure function of the
+    request (a `previous_response_id` names earlier messages the process keeps:
+    `mockllm.protocol.responses_store`).
     `clock` (a `mockllm.world.Clock`) only sets the `created` day of responses (and the dates
     the protocol layer writes into forced tool arguments): the model learns the date from tools,
     as a real one does. `persona=None` means no persona quirks, only the ones forced with

@@ -20,7 +20,7 @@ __all__ = ["Responses", "build_response"]
 
 
 class Responses:
-    """`client.responses`: `create()` only (no stored responses to retrieve, delete or list)."""
+    """`client.responses`: `create()` only (stored responses are not retrieved, deleted or listed)."""
 
     def __init__(self, client: object) -> None:
         self._client = client
@@ -31,15 +31,21 @@ class Responses:
         Takes every keyword of openai's `responses.create()`
         (`mockllm.protocol.responses_params.PARAMETERS`): `input` (a str or a list of message,
         function_call and function_call_output items), `instructions`, function `tools`,
-        `tool_choice`, `max_output_tokens`, `temperature`, `text` (its format) and `stream`
-        shape the reply; `previous_response_id`, `conversation` and `prompt` are refused (the
-        mock stores nothing); the others are checked and accepted without effect.
+        `tool_choice`, `max_output_tokens`, `temperature`, `text` (its format), `stream` and
+        `previous_response_id` (a response this process created with `store` not False) shape
+        the reply; `conversation`, `prompt` and `background=True` are refused (the mock keeps
+        no such objects); the others are checked and accepted without effect.
         """
         from mockllm.protocol.responses_request import read_request
 
         request = read_request(params)
         completion = self._client._complete(request.chat)
         response = build_response(completion, request.echo)
+        if request.store:
+            from mockllm.protocol.responses_store import remember
+
+            remember(response.id, (*request.chat.messages[request.first:],
+                                   _as_message(completion.choices[0].message)))
         if not request.stream:
             return response
         from mockllm.protocol.responses_stream import response_events
@@ -75,10 +81,19 @@ def build_response(completion: object, echo: dict) -> Response:
         incomplete_details=IncompleteDetails(reason="max_output_tokens") if cut else None,
         instructions=echo["instructions"], max_output_tokens=echo["max_output_tokens"],
         max_tool_calls=echo.get("max_tool_calls"), model=completion.model, output=output,
-        parallel_tool_calls=echo["parallel_tool_calls"], previous_response_id=None,
+        parallel_tool_calls=echo["parallel_tool_calls"],
+        previous_response_id=echo["previous_response_id"],
         reasoning=echo.get("reasoning", {"effort": None, "summary": None}),
         service_tier="default", temperature=echo.get("temperature", 1.0), text=echo["text"],
         tool_choice=echo["tool_choice"], tools=echo["tools"],
         top_logprobs=echo.get("top_logprobs", 0), top_p=echo.get("top_p", 1.0),
         truncation=echo.get("truncation", "disabled"), usage=usage, user=echo.get("user"),
         metadata=echo.get("metadata", {}), x_mock=completion.x_mock)
+
+
+def _as_message(message: object) -> dict:
+    """A reply's ChatCompletionMessage as the chat message a later request would resend."""
+    calls = [call.model_dump() for call in message.tool_calls or ()]
+    if calls:
+        return {"role": "assistant", "content": message.content, "tool_calls": calls}
+    return {"role": "assistant", "content": message.content or ""}

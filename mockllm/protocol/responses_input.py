@@ -9,7 +9,8 @@
     {"type": "function_call_output", "call_id",         -> a tool message answering that call
      "output": "..." or text parts}
 
-`instructions` comes first, as a system message. Bad input raises ValueError or TypeError naming
+`instructions` comes first, as a system message, then the `history` (the conversation of the
+`previous_response_id`, whose last calls the input's first items may answer). Bad input raises ValueError or TypeError naming
 the field (`input[2].call_id`) and what is accepted, the API's 400; the items are read in one pass.
 """
 from __future__ import annotations
@@ -27,16 +28,23 @@ _ITEM_SHAPE = ("{'role': 'user', 'content': '...'}, {'type': 'function_call', 'c
                "'call_id': ..., 'output': '...'}")
 
 
-def input_messages(items: object, instructions: str | None = None) -> list[dict]:
-    """The chat messages that `instructions` and `input` (a str or a list of items) say."""
+def input_messages(items: object, instructions: str | None = None,
+                   history: tuple[dict, ...] = ()) -> list[dict]:
+    """The chat messages that `instructions`, `history` and `input` (a str or a list of items) say."""
     messages = [{"role": "system", "content": instructions}] if instructions else []
+    messages += history
+    pending: dict[str, None] = {}  # the call ids of the function calls not answered yet, in order
+    if history and history[-1].get("tool_calls"):  # a copy: the input's calls may join it
+        messages[-1] = {**history[-1], "tool_calls": list(history[-1]["tool_calls"])}
+        pending = dict.fromkeys(call["id"] for call in history[-1]["tool_calls"])
     if isinstance(items, str):
+        if pending:
+            raise _unanswered("'input'", next(iter(pending)))
         return [*messages, {"role": "user", "content": items}]
     if not isinstance(items, (list, tuple)):
         raise type_error("input", f"a str or a list of items such as {_ITEM_SHAPE}", items)
     if not items:
         raise value_error("input", items, "a str or a list of at least one item")
-    pending: dict[str, None] = {}  # the call ids of the function calls not answered yet, in order
     for index, item in enumerate(items):
         field = f"input[{index}]"
         if not isinstance(item, Mapping) and callable(getattr(item, "model_dump", None)):
@@ -145,8 +153,11 @@ def _output(field: str, item: Mapping, pending: dict[str, None]) -> dict:
 def opening(request: dict) -> dict:
     """{'model', 'messages'} of a Responses request body, unchecked and never raising: the
     instructions and the input as messages, enough for the server to name the conversation."""
+    from mockllm.protocol.responses_store import known
+
     items, instructions = request.get("input"), request.get("instructions")
     messages = [{"role": "system", "content": instructions}] if instructions else []
+    messages += known(request.get("previous_response_id"))
     if isinstance(items, str):
         messages.append({"role": "user", "content": items})
     elif isinstance(items, list):

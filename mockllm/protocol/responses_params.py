@@ -3,9 +3,9 @@
 `PARAMETERS` lists the keywords of the pinned SDK (openai 3.57.0), in its order; a test compares
 it with the SDK's signature. The keywords chat completions also has are checked by the same
 checks (`mockllm.protocol.params.CHECKS`); `input`, `instructions`, `tools`, `tool_choice`,
-`text`, `max_output_tokens` and `stream` are read by `responses_request`; the rest are checked
-and accepted without effect, or refused when they ask for what the mock does not keep (stored
-responses, conversations, prompt templates, background runs).
+`text`, `max_output_tokens`, `previous_response_id`, `store` and `stream` are read by
+`responses_request`; the rest are checked and accepted without effect, or refused when they ask
+for what the mock does not keep (conversation objects, prompt templates, background runs).
 """
 from __future__ import annotations
 
@@ -32,13 +32,11 @@ SHARED = ("metadata", "parallel_tool_calls", "prompt_cache_key", "prompt_cache_o
 """Keywords chat completions has too, checked the same way."""
 IGNORED = ("access_programs", "background_options", "context_management", "image", "include",
            "max_tool_calls", "metadata", "moderation", "prompt_cache_key", "prompt_cache_options",
-           "prompt_cache_retention", "reasoning", "safety_identifier", "service_tier", "store",
+           "prompt_cache_retention", "reasoning", "safety_identifier", "service_tier",
            "top_logprobs", "top_p", "truncation", "user", "extra_headers", "extra_query",
            "extra_body", "timeout")
 """Keywords checked and accepted that do not change the mock's reply."""
 UNSUPPORTED = {
-    "previous_response_id": "the mock stores no responses; send the whole conversation in input "
-                            "(the earlier input items, then the earlier response's output items)",
     "conversation": "the mock stores no conversations; send the whole conversation in input",
     "prompt": "the mock stores no prompt templates; send the prompt as instructions or input",
 }
@@ -118,7 +116,8 @@ CHECKS: dict[str, Callable[[str, object], object]] = {
     **{name: CHAT_CHECKS[name] for name in SHARED},
     "input": _plain, "instructions": _of_type(str, "a str"), "tools": _plain,
     "tool_choice": _plain, "text": _plain, "stream": _plain, "model": _plain,
-    "previous_response_id": _unsupported, "conversation": _unsupported, "prompt": _unsupported,
+    "previous_response_id": _of_type(str, "the id of an earlier response, 'resp_...'"),
+    "conversation": _unsupported, "prompt": _unsupported,
     "background": _background, "max_output_tokens": _max_output_tokens,
     "access_programs": _json_object, "background_options": _json_object,
     "context_management": _list_of_dicts, "image": _json_object, "include": _string_list,

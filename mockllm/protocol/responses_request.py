@@ -5,7 +5,8 @@ into messages (`responses_input`), the flat function tools into chat's nested on
 into chat's shape, `max_output_tokens` into `max_tokens` and `text.format` into `response_format`,
 and validates the result as chat completions do (`validate.validate_request`). So the personas,
 the reading and the brain are the same for both APIs; only the shapes differ. `echo` keeps what
-the Response repeats back (instructions, tools, tool_choice, text, ...).
+the Response repeats back (instructions, tools, tool_choice, text, ...); `previous_response_id`
+puts the conversation that response ended before the input (`responses_store`).
 """
 from __future__ import annotations
 
@@ -28,12 +29,15 @@ _RENAMED = (("'response_format.json_schema", "'text.format"), ("'response_format
 
 
 class ResponsesRequest:
-    """A checked Responses request: the chat `Request` it reads as, `stream`, and `echo`."""
+    """A checked Responses request: the chat `Request` it reads as, `stream`, `echo`, and what
+    to keep for a later `previous_response_id`: `store`, and the messages after the instructions
+    (`chat.messages[first:]`)."""
 
-    __slots__ = ("chat", "stream", "echo")
+    __slots__ = ("chat", "stream", "echo", "store", "first")
 
-    def __init__(self, chat: Request, stream: bool, echo: dict) -> None:
+    def __init__(self, chat: Request, stream: bool, echo: dict, store: bool, first: int) -> None:
         self.chat, self.stream, self.echo = chat, stream, echo
+        self.store, self.first = store, first
 
 
 def read_request(params: Mapping[str, object]) -> ResponsesRequest:
@@ -45,7 +49,12 @@ def read_request(params: Mapping[str, object]) -> ResponsesRequest:
     stream = given.get("stream", False)
     if not isinstance(stream, bool):
         raise type_error("stream", "True or False", stream)
-    messages = input_messages(given["input"], given.get("instructions"))
+    history = ()
+    if "previous_response_id" in given:
+        from mockllm.protocol.responses_store import recall
+
+        history = recall(given["previous_response_id"])
+    messages = input_messages(given["input"], given.get("instructions"), history)
     tools = check_tools(given.get("tools"))
     chat = {name: given[name] for name in ("temperature", "top_p") if name in given}
     if tools:
@@ -69,10 +78,12 @@ def read_request(params: Mapping[str, object]) -> ResponsesRequest:
             "tool_choice": given.get("tool_choice", "auto"), "text": text,
             "parallel_tool_calls": given.get("parallel_tool_calls", True),
             "max_output_tokens": given.get("max_output_tokens"),
+            "previous_response_id": given.get("previous_response_id"),
             **{name: given[name] for name in ("metadata", "temperature", "top_p", "user",
                                               "max_tool_calls", "top_logprobs", "truncation",
                                               "service_tier", "reasoning") if name in given}}
-    return ResponsesRequest(request, stream, echo)
+    return ResponsesRequest(request, stream, echo, given.get("store", True),
+                            1 if given.get("instructions") else 0)
 
 
 def check_tools(tools: object) -> list[dict] | None:
