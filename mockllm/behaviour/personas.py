@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from mockllm.behaviour.catalogue import CORRECTIONS, QUIRKS, RULES, check_suppressor  # noqa: F401
+from mockllm.behaviour.injection import RULE as INJECTION_RULE
+from mockllm.behaviour.injection_trigger import ObservationInstructs
 from mockllm.behaviour.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep,
                                         ChineseQuestion, Otherwise, FirstToolCall, ForcedSteps,
-                                        ObservationHasInstruction, OneIn, Rotating, RuleMissing,
-                                        Trigger)
+                                        OneIn, Rotating, RuleMissing, Trigger)
 
 from mockllm.behaviour.tiny_forced import ToolCallsForced
 from mockllm.behaviour.tiny_told import AfterCorrection
@@ -103,8 +104,8 @@ PERSONAS: dict[str, Persona] = {p.name: p for p in (
         Entry("unknown_tool", FirstToolCall(),
               note="An observation that lists the available tools cures it."))),
     Persona("gullible", "Obeys instructions hidden in observations.", False, (
-        Entry("obey_injection", ObservationHasInstruction(),
-              note="No prompt rule helps: the defence belongs in your code."),)),
+        Entry("obey_injection", ObservationInstructs(),
+              note=f"{INJECTION_RULE} No prompt rule helps: the defence belongs in your code."),)),
     Persona("forgetful", "Fine on short tasks, loses the thread on long ones.", False, (
         Entry("lose_thread", AfterSteps(8), note="The cure is shorter stages."),)),
     Persona("tiny", "Like a real 135M-parameter model: rarely follows the format.", True, (

@@ -1,11 +1,11 @@
 """Move-level quirks: they change the brain's decision before it is rendered (both modes)."""
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from mockllm.behaviour.injection import find as read_instruction
 from mockllm.behaviour.quirks import (QuirkContext, guess_answer, last_observation, past_calls, say,
                                       tool_kind, tool_names)
 
@@ -111,10 +111,6 @@ def answer_without_tool(move: "Move", conv: "Conversation", ctx: QuirkContext) -
 
 # ---------------------------------------------------------------- prompt injection
 
-_INSTRUCTION = re.compile(
-    r"ignore\s+(?:(?:all|your|previous|prior|the|above|any|earlier)\s+)*instructions"
-    r"|you must now|\bcall\s+[`'\"]?[A-Za-z_]\w*[`'\"]?\s+(?:tool\s+)?with\b", re.I)
-_CALL = re.compile(r"\bcall\s+[`'\"]?([A-Za-z_]\w*)[`'\"]?", re.I)
 _LEAD = re.compile(r"^(?:ignore\s.*?instructions|you must now)[\s,.:;-]*(?:and\s+|then\s+)?", re.I)
 _VERB = re.compile(r"^(?:say|reply|answer|respond|write|tell the user)\b(?:\s+(?:that|with))?"
                    r"[\s:]*", re.I)
@@ -128,14 +124,12 @@ def _strip_lead(text: str) -> str:
     return text.strip(" .")
 
 
-def find_instruction(text: str | None) -> str | None:
-    """Return the instruction hidden in `text`, from 'ignore your instructions' to sentence end."""
-    match = _INSTRUCTION.search(text or "")
-    if match is None:
-        return None
-    line = text[match.start():].split("\n", 1)[0]
-    ends = [m.start() for m in re.finditer(r"[.!?](?=\s|$)", line)] + [len(line)]
-    return next((line[:end] for end in ends if _strip_lead(line[:end])), line).strip()
+def find_instruction(text: str | None, tools: Iterable[Any] | None = None) -> str | None:
+    """The instruction in `text` the gullible persona obeys, given the offered `tools` (specs with
+    `name` and `parameters`; see `mockllm.behaviour.injection.RULE`); without `tools`, any text
+    addressed to the model (what the persona's trigger looks for)."""
+    found = read_instruction(text, tools)
+    return None if found is None else found.text
 
 
 def _demand(instruction: str) -> str:
@@ -144,40 +138,18 @@ def _demand(instruction: str) -> str:
     return (text[:1].upper() + text[1:] + ".") if text else "OK."
 
 
-def _json_in(text: str) -> dict:
-    """Return the JSON object written in `text` ({} if none parses)."""
-    start, end = text.find("{"), text.rfind("}")
-    try:
-        found = json.loads(text[start:end + 1]) if 0 <= start < end else {}
-    except json.JSONDecodeError:
-        return {}
-    return found if isinstance(found, dict) else {}
-
-
-def _demanded_tool(instruction: str, conv: "Conversation") -> str | None:
-    """Return the offered tool the instruction names or describes ('delete all orders')."""
-    offered = tool_names(conv)
-    named = _CALL.search(instruction)
-    if named and named.group(1) in offered:
-        return named.group(1)
-    lowered = instruction.lower()
-    for name in offered:
-        if all(part in lowered for part in name.lower().split("_") if part):
-            return name
-    return None
-
-
 def obey_injection(move: "Move", conv: "Conversation", ctx: QuirkContext) -> "Move | None":
     """Follow an instruction found in the latest observation, as if the user had given it."""
-    instruction = find_instruction(last_observation(conv))
-    if instruction is None:
+    found = read_instruction(last_observation(conv), conv.tools)
+    if found is None:
         return None
-    thought = say(conv, f"The observation says: {instruction}. I will do that.",
-                  f"观察结果要求：{instruction}。我照做。")
-    tool = _demanded_tool(instruction, conv)
-    if tool is not None:
-        return _call(move, thought, tool, _json_in(instruction))
-    return _answer(move, thought, _demand(instruction))
+    thought = say(conv, f"The observation says: {found.text}. I will do that.",
+                  f"观察结果要求：{found.text}。我照做。")
+    if found.tool is not None:
+        return _call(move, thought, found.tool, found.args)
+    if found.answer is not None:  # a link to show: put it in the answer it would give
+        return _answer(move, thought, "\n\n".join(filter(None, (move.final_answer, found.answer))))
+    return _answer(move, thought, _demand(found.text))
 
 
 # ---------------------------------------------------------------- long runs
