@@ -45,9 +45,9 @@ def test_import_mockllm_loads_no_http_stack() -> None:
 
 def test_a_clear_import_error_without_openai(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "openai", None)
-    with pytest.raises(ImportError, match="pip install openai"):
+    with pytest.raises(ImportError, match=r"pip install 'react-mockllm\[openai\]'"):
         mockllm.openai_client()
-    with pytest.raises(ImportError, match="pip install openai"):
+    with pytest.raises(ImportError, match=r"pip install 'react-mockllm\[openai\]'"):
         mockllm.async_openai_client()
 
 
@@ -156,13 +156,17 @@ def test_a_simulated_timeout_is_the_sdk_timeout_error() -> None:
     assert "Simulated timeout on call 1" in str(caught.value.__cause__)
 
 
-@pytest.mark.parametrize("kind", ["rate_limit", "timeout"])
-def test_the_sdk_retries_by_itself_when_allowed(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("kind, raised", [("rate_limit", openai.RateLimitError),
+                                          ("timeout", openai.APITimeoutError)])
+def test_the_sdk_s_retries_of_a_failed_call_fail_too(kind: str, raised: type,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     client = openai_client(failures={1: kind}, max_retries=2)
     sleeps: list[int] = []
     monkeypatch.setattr(client, "_sleep_for_retry", lambda **kw: sleeps.append(kw["retries_taken"]))
-    response = client.chat.completions.create(model="mock-react", messages=QUESTION)
-    assert sleeps == [0]  # one failure, one retry, no real sleep in the test
+    with pytest.raises(raised):
+        client.chat.completions.create(model="mock-react", messages=QUESTION)
+    assert sleeps == [0, 1]  # three tries of call 1, no real sleep in the test
+    response = client.chat.completions.create(model="mock-react", messages=QUESTION)  # call 2
     assert response.model_extra["x_mock"]["source"] == "policy"
 
 

@@ -2,8 +2,9 @@
 
 When the program has imported `openai`, a simulated failure is raised as a class that is both the
 mock's and openai's (`isinstance(error, openai.RateLimitError)` and `mockllm.RateLimitError`
-both hold), carrying a fake HTTP response like the SDK's: status 429 and a `retry-after` header
-for a rate limit, and a request for a timeout. Without openai they are plain mockllm classes:
+both hold), carrying a fake HTTP response like the SDK's: status 429 and the `retry-after` and
+`retry-after-ms` headers the server sends (`retry_headers()`) for a rate limit, and a request
+for a timeout. Without openai they are plain mockllm classes:
 mockllm never imports openai itself (code that writes `except openai.RateLimitError` has
 imported it already). Bad requests are not API errors here: they raise ValueError/TypeError
 naming the field, where the real API answers HTTP 400 (`openai.BadRequestError`).
@@ -14,7 +15,9 @@ import sys
 from collections.abc import Mapping
 
 RETRY_AFTER_SECONDS = "1"
-"""The `retry-after` header of a simulated rate limit."""
+"""The `retry-after` header of a simulated failure: whole seconds, as the API sends it."""
+RETRY_AFTER_MS = "10"
+"""Its `retry-after-ms` header, which the openai SDK reads first: its own retries wait 10 ms."""
 _URL = "https://mockllm.local/v1/chat/completions"
 
 FAILURE_KINDS = ("rate_limit", "timeout")
@@ -48,6 +51,11 @@ class ScriptExhaustedError(RuntimeError):
     A RuntimeError rather than a ValueError (the request itself is fine) or a MockAPIError (a
     retry loop must not retry it): the script has simply run out.
     """
+
+
+def retry_headers() -> dict[str, str]:
+    """The headers that say how long to wait before retrying a simulated failure."""
+    return {"retry-after": RETRY_AFTER_SECONDS, "retry-after-ms": RETRY_AFTER_MS}
 
 
 def check_failures(failures: object) -> dict[int, str]:
@@ -112,7 +120,7 @@ def _openai_init(self: MockAPIError, message: str, *, call: int | None = None) -
     else:
         body = {"error": {"message": message, "type": "requests", "param": None,
                           "code": "rate_limit_exceeded"}}
-        headers = {"retry-after": RETRY_AFTER_SECONDS, "x-request-id": f"req_mock_{call}"}
+        headers = {**retry_headers(), "x-request-id": f"req_mock_{call}"}
         response = httpx.Response(self.status_code, headers=headers, json=body, request=request)
         openai_base.__init__(self, message, response=response, body=body["error"])
     self.args = (message,)

@@ -21,17 +21,19 @@ class Answer:
 
     `chunks` holds one piece for a JSON body and one per event for a stream. `error` is the
     exception the mock raised (or None): the in-process transport re-raises a simulated timeout
-    as a timeout, as a real connection would, and lets an unexpected one propagate.
+    as a timeout, as a real connection would, and lets an unexpected one propagate. `hold` is the
+    seconds the server waits before sending it (a simulated timeout, `failures.py`), else 0.
     """
 
-    __slots__ = ("status", "headers", "chunks", "error")
+    __slots__ = ("status", "headers", "chunks", "error", "hold")
 
     def __init__(self, status: int, headers: dict[str, str], chunks: list[bytes],
-                 error: BaseException | None = None) -> None:
+                 error: BaseException | None = None, hold: float = 0.0) -> None:
         self.status = status
         self.headers = headers
         self.chunks = chunks
         self.error = error
+        self.hold = hold
 
     @property
     def body(self) -> bytes:

@@ -66,6 +66,8 @@ class Endpoint:
         if answer.status >= 500 and answer.error is not None:
             log.error("error answering %s %s", request.method, request.url.path,
                       exc_info=answer.error)
+        if answer.hold:  # a simulated timeout: sent after the client's read timeout has passed
+            await anyio.sleep(answer.hold)
         await to_response(answer)(scope, receive, send)
 
 

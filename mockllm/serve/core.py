@@ -25,14 +25,13 @@ from collections.abc import Mapping
 
 from mockllm.protocol.responses_input import opening
 from mockllm.serve.answer import (SSE, Answer, bad_request, dumps, error_answer, json_answer)
+from mockllm.serve.failures import repeated_failure, simulated_answer
 from mockllm.serve.models import UnknownModel, model_card, model_list, parse_model
 from mockllm.serve.sessions import Sessions
 
 PREFIX = "/v1"
 MAX_BODY = 8 * 1024 * 1024
 """The largest request body accepted, in bytes (HTTP 413 above it)."""
-RETRY_AFTER = "1"
-"""The `retry-after` header (seconds) of a simulated rate limit or timeout."""
 _ROUTES = {"/chat/completions": "POST", "/responses": "POST", "/models": "GET"}
 SERVED = ("POST /v1/chat/completions, POST /v1/responses, GET /v1/models and "
           "GET /v1/models/{model}")
@@ -71,6 +70,9 @@ class Service:
             keyed = opening(request) if responses else request  # the messages name the conversation
             client, lock = self.sessions.session_for(headers, keyed)
             with lock:
+                repeated = repeated_failure(client, headers)  # the SDK's retry of a failed call
+                if repeated is not None:
+                    raise repeated
                 endpoint = client.responses if responses else client.chat.completions
                 result = endpoint.create(**request)
             if request.get("stream") is True:
@@ -81,7 +83,7 @@ class Service:
         except (ValueError, TypeError) as error:
             return bad_request(error)
         except Exception as error:  # a simulated failure, or a fault of the mock itself
-            return failure_answer(error)
+            return failure_answer(error, headers)
 
     def _model(self, model_id: str) -> Answer:
         """`GET /v1/models/{id}`: the model card, or 404."""
@@ -130,16 +132,11 @@ def _stream_answer(stream: object, named: bool = False) -> Answer:
     return Answer(200, {"content-type": SSE, "cache-control": "no-cache"}, events)
 
 
-def failure_answer(error: Exception) -> Answer:
-    """HTTP 429 or 408 for a simulated failure; HTTP 500 for any other exception."""
-    from mockllm.protocol.errors import APITimeoutError, RateLimitError
-
-    retry = {"retry-after": RETRY_AFTER}
-    if isinstance(error, RateLimitError):
-        return error_answer(429, getattr(error, "message", str(error)), "requests",
-                            code="rate_limit_exceeded", headers=retry, error=error)
-    if isinstance(error, APITimeoutError):
-        return error_answer(408, getattr(error, "message", str(error)), "timeout",
-                            code="timeout", headers=retry, error=error)
+def failure_answer(error: Exception, headers: Mapping | None = None) -> Answer:
+    """HTTP 429 or 408 for a simulated failure (see failures.py; `headers` are the request's);
+    HTTP 500 for any other exception."""
+    simulated = simulated_answer(error, headers or {})
+    if simulated is not None:
+        return simulated
     return error_answer(500, f"The mock failed: {type(error).__name__}: {error}"[:2000],
                         "server_error", error=error)

@@ -10,3 +10,5 @@ IDLE_TIMEOUT = 5.0
 """Seconds a connection may wait with no request under way (uvicorn's keep-alive default)."""
 THREADS = 8
 """Worker threads answering requests at once; more wait for a free one."""
+TIMEOUT_HOLD_LIMIT = 30.0
+"""The longest client read timeout a simulated timeout waits out (a longer one gets its 408 at once)."""

@@ -9,10 +9,10 @@ streaming and its helpers, `parse`, error classes), because the SDK itself build
 HTTP messages; only the transport is the mock, in process (`transport.py`): no socket, no network.
 
 Retries: the SDK retries HTTP 408, 409, 429 and 5xx and timeouts by itself, `max_retries` times
-(openai's default is 2), sleeping between tries (about 0.5 s, doubling, at most 8 s, or the
-`retry-after` header the mock sends: 1 s). These clients default to `max_retries=0`, so a simulated
-failure (`failures={3: "rate_limit"}`) reaches the learner's own code, where the course's retry
-lesson handles it; pass `max_retries=2` to let the SDK hide it, as it does with the real API.
+(openai's default is 2), sleeping between tries (about 0.5 s, doubling, at most 8 s, or what the
+mock's `retry-after-ms` asks: 10 ms). Its retries of a simulated failure fail too (`failures.py`),
+so `failures={3: "rate_limit"}` reaches the caller's code whatever `max_retries` is. These clients
+default to `max_retries=0`: one try, as with `MockLLM`, where the course's retry lesson handles it.
 """
 from __future__ import annotations
 
