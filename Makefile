@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 # modules and the kernels' compiled modules are cached in __pycache__ (git-ignored) and reused.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist loadscope
 
-.PHONY: setup lab workspace reset test unit notebooks lessons bench lint clean test-frameworks test-ui test-long
+.PHONY: setup lab workspace reset test unit notebooks lessons bench lint check-lessons clean test-frameworks test-ui test-long
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
@@ -73,6 +73,12 @@ notebooks: $(VENV)/.installed-test
 lessons: $(VENV)/.installed-test
 	$(PY) scripts/build_lessons.py
 	$(PY) scripts/sync_readme.py
+
+# A lesson author's check: one row per lesson, one column per part of the template (objectives,
+# exercises with checks, what can go wrong, summary, links, minutes, facts, lessons/ up to date);
+# it fails naming the lesson and the part that is missing.
+check-lessons: $(VENV)/.installed-test
+	$(PY) scripts/check_lessons.py
 
 # Quick consistency checks: generated notebooks and README blocks up to date.
 lint: $(VENV)/.installed-test
