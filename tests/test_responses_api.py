@@ -322,6 +322,16 @@ def test_the_keywords_are_the_sdks() -> None:
     assert list(PARAMETERS) == sdk and set(CHECKS) == set(sdk)
 
 
+def test_every_ignored_or_refused_keyword_is_in_the_differences_document() -> None:
+    from pathlib import Path
+
+    from mockllm.protocol.responses_params import IGNORED, UNSUPPORTED
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "mock-api-differences.md")
+    section = doc.read_text(encoding="utf-8").split("## The Responses API", 1)[1]
+    assert [name for name in (*IGNORED, *UNSUPPORTED) if f"`{name}`" not in section] == []
+
+
 def test_many_items_are_read_in_linear_time() -> None:
     def request(n: int) -> dict:
         items = []
@@ -336,6 +346,20 @@ def test_many_items_are_read_in_linear_time() -> None:
     small, large = request(200), request(3200)
     assert best_seconds(lambda: read_request(large)) <= \
         32 * best_seconds(lambda: read_request(small)) + 0.010
+
+
+def test_the_example_of_the_docs_is_true() -> None:
+    import doctest
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "mock.md").read_text(encoding="utf-8")
+    section = doc.split("## The Responses API", 1)[1]
+    example = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    test = doctest.DocTestParser().get_doctest(example, {}, "docs/mock.md", None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False) == (0, len(test.examples)) and len(test.examples) > 8
 
 
 # ---------------------------------------------------------------- the server

@@ -1,6 +1,7 @@
 """The ASGI app of the OpenAI-compatible server: starlette in front of the shared core.
 
-Starlette reads the request and writes the response; what to answer is decided by
+Starlette reads the request and writes the response; what to answer (`POST /v1/chat/completions`,
+`POST /v1/responses`, `GET /v1/models`, or a 404 naming those) is decided by
 `core.Service.handle`, the same code the in-process transport runs. That work (parsing the JSON,
 reading the conversation, writing the reply) runs in a bounded pool of worker threads, never on
 the event loop, so a large request does not hold up the small ones beside it. The body is read

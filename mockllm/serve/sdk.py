@@ -3,6 +3,7 @@
     from mockllm import openai_client
     client = openai_client(persona="diligent", seed=0)      # an openai.OpenAI
     client.chat.completions.create(model="mock-react", messages=[...])
+    client.responses.create(model="mock-react", input="...")    # the Responses API, the same model
 
 Everything the SDK does works as against the API (typed responses, `with_raw_response`,
 streaming and its helpers, `parse`, error classes), because the SDK itself builds and reads the

@@ -2,10 +2,11 @@
 
 The openai SDK builds a real HTTP request; the transport hands its method, path, headers and body
 to the core (`core.Service.handle`, the same code the server runs) and turns the Answer into an
-`httpx2.Response`. Two cases differ from the server, as a real connection differs from a status
-code: a simulated timeout is raised as `httpx2.ReadTimeout` (the SDK turns it into
-`openai.APITimeoutError`, after its own retries), and an unexpected exception of the mock
-propagates with its traceback instead of becoming an HTTP 500.
+`httpx2.Response` (for every path the core serves: chat completions, responses, models). Two
+cases differ from the server, as a real connection differs from a status code: a simulated
+timeout is raised as `httpx2.ReadTimeout` (the SDK turns it into `openai.APITimeoutError`, after
+its own retries), and an unexpected exception of the mock propagates with its traceback instead
+of becoming an HTTP 500.
 """
 from __future__ import annotations
 
