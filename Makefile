@@ -111,8 +111,22 @@ $(FW_VENV)/.installed: pyproject.toml | $(FW_PY)
 	PYTHONWARNINGS="ignore:Editable installation" $(FW_PY) -m pip install --quiet -e '.[test,frameworks]'
 	@touch $@
 
-test-frameworks: $(FW_VENV)/.installed
-	$(FW_PY) -m pytest -p no:xdist --allow-hosts=127.0.0.1,::1 --disable-warnings tests/frameworks appendix/frameworks.ipynb
+# crewAI and instructor require openai<3: a second environment, whose tests reach the mock through
+# its server (tests/frameworks/openai2).
+FW2_VENV := .venv-frameworks-openai2
+FW2_PY   := $(FW2_VENV)/bin/python
+
+$(FW2_PY):
+	@$(PYTHON) -m venv $(FW2_VENV) || { rm -rf $(FW2_VENV); echo "Could not create $(FW2_VENV). On Debian or Ubuntu: sudo apt install python3-venv, then run make again."; exit 1; }
+	$(FW2_PY) -m pip install --quiet --upgrade pip
+
+$(FW2_VENV)/.installed: pyproject.toml | $(FW2_PY)
+	PYTHONWARNINGS="ignore:Editable installation" $(FW2_PY) -m pip install --quiet -e '.[frameworks-openai2]'
+	@touch $@
+
+test-frameworks: $(FW_VENV)/.installed $(FW2_VENV)/.installed
+	$(FW_PY) -m pytest -p no:xdist --allow-hosts=127.0.0.1,::1 --disable-warnings --ignore=tests/frameworks/openai2 tests/frameworks appendix/frameworks.ipynb
+	$(FW2_PY) -m pytest -p no:xdist --allow-hosts=127.0.0.1,::1 --disable-warnings tests/frameworks/openai2
 
 # The widgets in a real browser: a JupyterLab of its own on 127.0.0.1, driven by headless Chromium
 # through Playwright. It uses the system Chromium (`apt-get install -y chromium`), never a download;
@@ -126,4 +140,4 @@ test-ui: $(VENV)/.installed-ui
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -p no:xdist --allow-hosts=127.0.0.1 tests/ui/test_lab.py
 
 clean:
-	rm -rf $(VENV) $(FW_VENV) build *.egg-info
+	rm -rf $(VENV) $(FW_VENV) $(FW2_VENV) build *.egg-info

@@ -134,7 +134,9 @@ class MockLLM:
             content, calls, notes = apply_tool_choice(request.tool_choice, request.parallel_tool_calls,
                                                       request.tools, content, calls, question, today)
             adjusted += notes
-        if request.response_format is not None and content is not None:
+        if reply.explanation.get("prompt_format") == "dspy-json":  # already the object asked for
+            adjusted.append("DSPy JSONAdapter: the output fields written as one JSON object")
+        elif request.response_format is not None and content is not None:
             from mockllm.protocol.formats import formatted
 
             content, note = formatted(request.response_format, content, question, today)

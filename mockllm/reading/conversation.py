@@ -14,11 +14,12 @@ prompt at most MAX_PROMPT, and it takes the question from at most MAX_QUESTION c
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from mockllm.reading.history import (CORRECTION_PHRASES, History, PastStep, ReadOnlyDict,
                                      _advance, _advance_cached, advance, built, correction_kind, start)
+from mockllm.reading.dspy_format import DspyPrompt, course_request, read_dspy
 from mockllm.reading.layout import read_layout
 from mockllm.reading.recent import Recent
 from mockllm.reading.replies import _FIELD, _fresh, parse_input, parse_reply
@@ -49,6 +50,8 @@ class Conversation:
     an empty 'Thought:' (the reply then completes it, as a completion model would), else ''.
     `forced` names the tools a reply must call when `tool_choice` forces a call (every offered
     tool for 'required', the one named for a named function), else it is empty.
+    `dspy` is the prompt of a DSPy adapter (`mockllm.reading.dspy_format`), read as the
+    tool-calling request it restates; the reply is then written in that adapter's layout.
     """
     mode: str
     system: str
@@ -67,6 +70,7 @@ class Conversation:
     input_style: str = "json"
     opening: str = ""
     forced: tuple[str, ...] = ()
+    dspy: DspyPrompt | None = None
 
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -245,6 +249,9 @@ def read_conversation(messages: list, tools: list | None = None,
     dict (as `Request.plain` holds them): the conversation before the last two messages is then
     not read again when it was read before. `tool_choice` (checked) sets `forced`.
     """
+    prompt = None if tools else read_dspy(messages)
+    if prompt is not None:  # DSPy's fields layout: read as the request it restates
+        return replace(read_conversation(*course_request(prompt)), dspy=prompt)
     specs = read_tools_structured(tools) if tools else None
     h, parts, late, opening = (_plain_turns(messages, plain) if plain is not None and specs is None
                                else _turns(messages, specs, None))

@@ -19,6 +19,7 @@ from mockllm.behaviour.quirks import Output, QuirkContext
 from mockllm.reading.conversation import Conversation
 from mockllm.reading.history import built
 from mockllm.reading.recent import Recent
+from mockllm.reply.dspy_render import render_dspy
 from mockllm.reply.plain import plain_chat
 from mockllm.reply.render import render_text, render_tool_calls
 from mockllm.behaviour.triggers import Always, Otherwise
@@ -109,6 +110,8 @@ def _final_tool(move: Move, conv: Conversation) -> Move:
 def render(move: Move, conv: Conversation, seed: int, plain: bool = False) -> Output:
     """Render a move as ReAct text (text mode), as tool calls / plain content (structured), or as
     the answer alone (`plain` chat, where no tool is offered and so the move is an answer)."""
+    if conv.dspy is not None:  # a DSPy adapter's prompt: its fields, in its layout
+        return Output(render_dspy(move, conv.dspy, conv.question), ())
     if plain and move.action is None:
         return Output(move.final_answer or "", ())
     if conv.mode == "structured":
@@ -166,4 +169,6 @@ def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
     explanation = {"source": "policy", "persona": persona, "seed": seed, "step": conv.step,
                    "family": brain.family, "rule": brain.rule,
                    "quirks_fired": run.fired, "quirks_suppressed": run.suppressed}
+    if conv.dspy is not None:
+        explanation["prompt_format"] = f"dspy-{conv.dspy.adapter}"
     return built(Reply, content=out.content, tool_calls=tuple(out.tool_calls), explanation=explanation)

@@ -8,8 +8,11 @@ home: tracing, telemetry, price lists and hub downloads are all off.
 """
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 OFFLINE = {
@@ -23,8 +26,15 @@ OFFLINE = {
     "HF_HUB_DISABLE_TELEMETRY": "1",
     "DO_NOT_TRACK": "1",
     "OPENAI_API_KEY": "mock",                   # some frameworks insist on a key being set
+    "CREWAI_DISABLE_TELEMETRY": "true",         # crewAI: no telemetry, no trace upload
+    "CREWAI_DISABLE_TRACKING": "true",
+    "CREWAI_TRACING_ENABLED": "false",
+    "ANONYMIZED_TELEMETRY": "False",            # chromadb (crewAI's memory)
 }
 os.environ.update(OFFLINE)
+_CACHE = tempfile.mkdtemp(prefix="dspy-cache-")
+os.environ["DSPY_CACHEDIR"] = _CACHE            # DSPy's disk cache: a fresh one, removed at exit
+atexit.register(shutil.rmtree, _CACHE, True)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: prompt_templates
 
 import pytest  # noqa: E402
