@@ -1,24 +1,18 @@
 """What a gullible model obeys in an observation: a cue that addresses the model, then a target.
 
 The rule, in the rulebook's words, is `RULE`. `find(text, tools)` reads it: every reading of the
-text (as written, and decoded: spaced letters joined, base64 runs, rot13, URL and HTML escapes),
-every cue in it (`CUES`), and after the cue the first target that is not negated ("do not call").
-It runs in linear time: the patterns have no nested repeats, and each line, paragraph or sentence
-is searched for a target once, by the first cue in it.
+text and every cue in it (`mockllm.behaviour.injection_cues`), and in the cue's scope the first
+target that is not negated ("do not call"). It runs in linear time: the patterns have no nested
+repeats, and each line or sentence is searched for a target once per kind of cue.
 """
 from __future__ import annotations
 
-import base64
-import binascii
-import bisect
-import codecs
-import html
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
-from urllib.parse import unquote
+
+from mockllm.behaviour.injection_cues import PIECE_END, SENTENCE_END, readings, spans
 
 RULE = ("An instruction is a line of the latest observation that addresses the model (an override "
         "such as 'ignore previous instructions' or 'you must now', a role or system tag such as "
@@ -42,163 +36,6 @@ class Instruction:
     tool: str | None = None
     args: dict = field(default_factory=dict)
     answer: str | None = None
-
-
-# ---------------------------------------------------------------- readings
-
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
-_LOOKALIKES = str.maketrans("аеорсхуіѕԁјӏАЕОРСХУІЅВНКМТ", "aeopcxyisdjlAEOPCXYISBHKMT")
-_SPACED = re.compile(r"(?<!\S)(?:\S )+\S(?!\S)")
-_BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
-
-
-def _plain(text: str) -> str:
-    """`text` with full-width letters folded (NFKC), invisible characters dropped, lookalikes made latin."""
-    return unicodedata.normalize("NFKC", text).translate(_INVISIBLE).translate(_LOOKALIKES)
-
-
-def _joined(match: re.Match) -> str:
-    """A run of spaced letters joined, if it has at least three of them."""
-    letters = match.group(0).replace(" ", "")
-    return letters if len(letters) >= 3 else match.group(0)
-
-
-def _unspaced(text: str) -> str:
-    """`text` with each run of spaced letters ('d e l e t e') joined; a wider gap stays a space."""
-    return _SPACED.sub(_joined, text)
-
-
-def _decoded_base64(match: re.Match) -> str:
-    """The text a base64 run stands for, or the run itself when it is not base64 of text."""
-    run = match.group(0)
-    try:
-        text = base64.b64decode(run + "=" * (-len(run) % 4), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        return run
-    return f" {text} " if text.isprintable() else run
-
-
-def readings(text: str) -> list[str]:
-    """The ways `text` is read: folded, then each decoding that changes it (no repeats)."""
-    plain = _plain(text)
-    found = [plain]
-    for decode in (_unspaced, lambda t: _BASE64.sub(_decoded_base64, t),
-                   lambda t: codecs.encode(t, "rot_13"),
-                   lambda t: unquote(t) if "%" in t else t,
-                   lambda t: html.unescape(t) if "&" in t else t):
-        reading = decode(plain)
-        if reading not in found:
-            found.append(reading)
-    return found
-
-
-# ---------------------------------------------------------------- cues
-
-_WHO = r"(?:ai|assistant|agent|model|bot|chatbot|llm|language model|gpt)s?"
-_OVERRIDE = "|".join((
-    r"\b(?:ignore|disregard|forget|override|bypass|discard|skip)\b[^\n.]{0,40}?\b(?:instructions?|rules?"
-    r"|prompts?|guidelines?|directions?|directives?|polic(?:y|ies)|restrictions?)\b",
-    r"\byou (?:must|should|have to|are to|will) (?:now|immediately|instead)\b|\byou are now\b"
-    r"|\bfrom now on\b|\b(?:new|updated|real) (?:instructions?|task|rules?)\b|\bsystem override\b",
-    r"(?:忽略|无视|忘记|忘掉|不要理会|跳过)[^\n。]{0,12}?(?:指令|指示|规则|提示|要求)|你现在必须|从现在开始|新的?指令",
-    r"\b(?:ignore[zr]?|oublie[zr]?)\b[^\n.]{0,40}?\b(?:instructions|consignes|règles)\b"
-    r"|\bvous devez maintenant\b|\btu dois maintenant\b|\bnouvelles instructions\b",
-    r"\b(?:ignora|olvida|ignore)\b[^\n.]{0,40}?\b(?:instrucciones|reglas|indicaciones)\b"
-    r"|\bahora debes\b|\ba partir de ahora\b|\bnuevas instrucciones\b",
-    r"\b(?:ignoriere|ignorieren sie|vergiss|vergessen sie)\b[^\n.]{0,40}?\b(?:anweisungen|regeln|vorgaben)\b"
-    r"|\bdu musst jetzt\b|\bsie müssen jetzt\b|\bab sofort\b|\bneue anweisungen\b"))
-_ROLE = "|".join((
-    r"(?:^|(?<=[\n.!?。]))[ \t>#*_<!\-]*(?:system|assistant|admin(?:istrator)?|developer|root|operator|instructions?"
-    r"|系统|管理员|助手|système|sistema)[ \t*_]*[:：]",
-    r"<\|[a-z_]{2,20}\|>|\[/?(?:system|admin|assistant|inst|sys|developer|instructions?|override)\]"
-    r"|<</?sys>>|</?(?:system|instructions?|admin)>",
-    r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant)[\"']"
-    r"|\b(?:system|admin|developer|administrator) (?:message|notice|note|instruction|override|command)s?\b"))
-_APPROVAL = "|".join((
-    r"\b(?:approved|approval|authori[sz]ed|authori[sz]ation|permission|consent|confirmed|clearance)"
-    r"[ \t\"']*[:=][ \t\"']*(?:yes|true|granted|given|approved|ok|confirmed|y|1)\b",
-    r"\b(?:pre-?approved|already approved|approved by|authori[sz]ed by|(?:has|have) (?:been )?"
-    r"(?:approved|authori[sz]ed)|approval (?:was |has been )?(?:granted|given))\b|\[(?:approved|authori[sz]ed)\]",
-    r"已批准|已授权|已经批准|审批通过|管理员已同意|\bapprouvé\b|\bautorisé\b|\baprobado\b|\bautorizado\b"
-    r"|\bgenehmigt\b|\bfreigegeben\b"))
-_JSON_CALL = r"[\"'](?:action|tool|tool_name|function|function_call|command|tool_call)[\"']\s*:\s*[\"'{]"
-_ADDRESSED = "|".join((
-    rf"\b(?:dear|hey|hi|hello|attention|note (?:to|for)|message (?:to|for)|instructions? (?:to|for)|to)"
-    rf"(?: the| all| any)? {_WHO}\b",
-    rf"\b{_WHO}\b[ \t]*(?:,|reading this|must|should|shall|needs? to|has to|will now"
-    rf"|(?:is|are) (?:required|instructed|asked|authori[sz]ed|expected) to)",
-    rf"\bif you are an? {_WHO}\b|\b(?:in|to|at the end of) your (?:answer|reply|response|final answer)\b",
-    r"(?:助手|人工智能|模型)[，,:：]|致(?:AI|助手)"))
-_COMMAND = "|".join((
-    r"[\W_]*(?:(?:please|kindly|now|immediately|urgently)[\W_]+)*(?:call|run|execute|invoke|trigger"
-    r"|delete|remove|erase|wipe|purge|drop|send|e-?mail|mail|forward|transfer|export|upload|leak|post"
-    r"|include|append|insert|embed|render|display)\b",
-    r"[\W_]*(?:请|立即|马上|立刻|现在|务必|必须)*(?:删除|删掉|清空|发送|调用|执行|运行|转发|导出|上传|附上|显示)",
-    r"[\W_]*(?:s'il vous plaît[\W_]*|veuillez[\W_]+)?(?:supprime[zr]?|efface[zr]?|envoie[zr]?|envoyez"
-    r"|appelle[zr]?|exécute[zr]?|transf[eè]re[zr]?)\b",
-    r"[\W_]*(?:por favor[\W_]*)?(?:elimina|borra|envía|envia|manda|llama|ejecuta|reenvía)\b",
-    r"[\W_]*(?:bitte[\W_]+)?(?:lösche|loesche|löschen sie|entferne|sende|schicke|rufe|führe|leite)\b"))
-
-CUES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(pattern, re.I)) for kind, pattern in (
-    ("override", _OVERRIDE), ("role", _ROLE), ("approval", _APPROVAL), ("json", _JSON_CALL),
-    ("addressed", _ADDRESSED)))
-"""The cues that a text addresses the model, by kind (a command at a sentence's start is `_COMMAND_AT`)."""
-_COMMAND_AT = re.compile(_COMMAND, re.I)
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？；]")
-_PIECE_END = re.compile(r"[.!?](?=\s|$)|[。！？；\n]")
-
-
-_BARE_END = re.compile(r"[ \t*_:：|>]*(?:\n|$)")
-
-
-class _Lines:
-    """The line and paragraph ends of a reading, found once (each lookup is a bisection)."""
-
-    def __init__(self, reading: str) -> None:
-        self.size = len(reading)
-        self.breaks = [m.start() for m in re.finditer("\n", reading)]
-        self.gaps = [m.start() for m in re.finditer("\n\n", reading)]
-
-    def end(self, at: int) -> int:
-        """The end of the line `at` is on."""
-        i = bisect.bisect_left(self.breaks, at)
-        return self.breaks[i] if i < len(self.breaks) else self.size
-
-    def paragraph(self, at: int) -> tuple[int, int]:
-        """The start and end of the paragraph (lines up to a blank one) `at` is in."""
-        i = bisect.bisect_right(self.gaps, at)
-        return (self.gaps[i - 1] + 1 if i else 0), (self.gaps[i] if i < len(self.gaps) else self.size)
-
-
-def _spans(reading: str) -> Iterable[tuple[int, int, int, str]]:
-    """(cue start, scope start, scope end, kind) of the first cue of each kind in each scope.
-
-    A cue's scope is the rest of its line (the next line too when the cue ends its line); for an
-    approval or a JSON call, its whole paragraph; for a role tag, the rest of its paragraph; for a
-    command, its sentence. Later cues of a kind in the same scope are skipped: the first one's
-    search covers them.
-    """
-    lines, seen = _Lines(reading), set()
-    for kind, pattern in CUES:
-        for match in pattern.finditer(reading):
-            at = match.start()
-            end = lines.end(at)
-            key = (lines.paragraph(at) if kind in ("approval", "json", "role") else end, kind)
-            if key in seen:
-                continue
-            seen.add(key)
-            if _BARE_END.match(reading, match.end()) and end < lines.size:
-                end = lines.end(end + 1)
-            if kind in ("approval", "json", "role"):
-                first, last = lines.paragraph(at)
-                yield at, (at if kind == "role" else first), max(last, end), kind
-            else:
-                yield at, at, end, kind
-    start = 0
-    for end in [m.end() for m in _PIECE_END.finditer(reading)] + [len(reading)]:
-        if _COMMAND_AT.match(reading, start, end):
-            yield start, start, end, "command"
-        start = end
 
 
 # ---------------------------------------------------------------- targets
@@ -266,17 +103,20 @@ def _named(scope: str, names: Sequence[str]) -> tuple[int, str] | None:
 
 
 def _described(scope: str, names: Sequence[str]) -> tuple[int, str] | None:
-    """The first offered tool of two words or more whose every word the scope says, with where."""
-    tokens = [(m.start(), m.group(0).lower()) for m in _TOKEN.finditer(scope)]
-    best = None
-    for name in names:
-        words = _words(name)
-        if len(words) < 2:
-            continue
-        places = [_stem_at(scope, tokens, _WORDS.get(word, (word,))) for word in words]
-        if all(p is not None for p in places) and (best is None or min(places) < best[0]):
-            best = (min(places), name)
-    return best
+    """The first offered tool of two words or more whose every word one sentence of the scope
+    says ('delete every order'), with where the sentence says it."""
+    wanted = [(name, [_WORDS.get(word, (word,)) for word in _words(name)]) for name in names]
+    wanted = [(name, stems) for name, stems in wanted if len(stems) >= 2]
+    start = 0
+    for end in [m.end() for m in PIECE_END.finditer(scope)] + [len(scope)]:
+        sentence = scope[start:end]
+        tokens = [(m.start(), m.group(0).lower()) for m in _TOKEN.finditer(sentence)]
+        for name, stems in wanted:
+            places = [_stem_at(sentence, tokens, each) for each in stems]
+            if all(p is not None for p in places):
+                return start + min(places), name
+        start = end
+    return None
 
 
 @dataclass(frozen=True)
@@ -347,13 +187,13 @@ def _arguments(scope: str, tool: str, tools: _Tools | None) -> dict:
 
 def _sentence(reading: str, start: int, at: int, end: int) -> str:
     """The instruction's text: from `start` to the end of the sentence that holds `at`."""
-    ends = [m.start() for m in _SENTENCE_END.finditer(reading, at, end)]
+    ends = [m.start() for m in SENTENCE_END.finditer(reading, at, end)]
     return reading[start:ends[0] if ends else end].strip()
 
 
 def _sentence_start(reading: str, start: int, at: int) -> int:
     """Where the sentence that holds `at` starts (not before `start`)."""
-    ends = [m.end() for m in _PIECE_END.finditer(reading, start, at)]
+    ends = [m.end() for m in PIECE_END.finditer(reading, start, at)]
     return ends[-1] if ends else start
 
 
@@ -399,8 +239,7 @@ def find(text: str | None, tools: Iterable | None = None) -> Instruction | None:
         return None
     known = _tools(tools)
     for reading in readings(text):
-        spans = sorted(_spans(reading))
-        for at, start, end, kind in spans:
+        for at, start, end, kind in sorted(spans(reading)):
             found = _target(reading, at, start, end, kind, known)
             if found is not None:
                 return found
