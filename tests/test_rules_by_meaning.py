@@ -3,6 +3,129 @@ from __future__ import annotations
 
 from mockllm.reading.system_prompt import find_rules
 
+# The lexicon is built from these: at least ten phrasings per rule, in English and Chinese.
+PARAPHRASES: dict[str, tuple[str, ...]] = {
+    "one_action": (
+        "Write only one Thought and one Action per reply.",
+        "Call exactly one tool per turn.",
+        "Only one Action at a time.",
+        "Never write two Actions in the same reply.",
+        "Do not chain several actions in one response.",
+        "One tool call per response.",
+        "Emit a single Action, then stop.",
+        "Each message may contain just one tool call.",
+        "每次只调用一个工具。",
+        "一次只执行一个动作。",
+        "每轮回复只能有一个 Action。",
+        "不要在一条回复里写多个 Action。",
+    ),
+    "no_observation": (
+        "Never write the Observation yourself: the program adds it.",
+        "Do not invent the tool's output.",
+        "Stop after Action Input and wait for the result.",
+        "Never make up an Observation yourself.",
+        "Wait for the tool to return before continuing.",
+        "Don't fabricate observations.",
+        "You must not generate the Observation line; the system provides it.",
+        "Do not write anything after Action Input.",
+        "The observation is supplied by the runtime, so never write it yourself.",
+        "Do not imagine what the tool will answer; wait for its result.",
+        "不要编造观察结果。",
+        "不要自己写 Observation，系统会提供。",
+        "不要捏造工具的返回结果。",
+        "调用工具后请等待返回的结果。",
+    ),
+    "final_not_tool": (
+        "Final Answer is not a tool: never write `Action: Final Answer`.",
+        "Final Answer isn't an action.",
+        "Never write `Action: Final Answer`.",
+        "Do not use Final Answer as an Action.",
+        "Don't call Final Answer as if it were a tool.",
+        "The Final Answer is not one of the tools.",
+        "Final Answer must never be used as a tool name.",
+        "Never put Final Answer in the Action field.",
+        "Final Answer 不是工具。",
+        "不要把最终答案当作工具调用。",
+        "不要写 Action: Final Answer。",
+    ),
+    "stop_when_enough": (
+        "Stop when you have enough information to answer.",
+        "As soon as you have enough information, give the Final Answer.",
+        "Don't call more tools than you need.",
+        "Do not call a tool again to double-check a result you already have.",
+        "Once you know the answer, stop calling tools.",
+        "When the information is sufficient, answer immediately.",
+        "Write the Final Answer instead of calling more tools.",
+        "Never repeat a tool call just to verify it.",
+        "If you can answer, do so right away without further tool calls.",
+        "信息足够时立即给出最终答案。",
+        "有了足够的信息就停止调用工具。",
+        "不要重复调用工具来再次确认。",
+    ),
+    "live_data": (
+        "For live data (dates, weather, orders, calendar) you must call a tool; never guess.",
+        "Always use a tool for current information such as the date or the weather.",
+        "Do not answer questions about today's date from memory.",
+        "Don't make up live values: look them up with a tool.",
+        "Never rely on your own knowledge for real-time data.",
+        "Look up live data with the tools instead of guessing.",
+        "You must use a tool to find the weather.",
+        "Never guess dates or weather.",
+        "Use tools for live data.",
+        "对于实时数据必须调用工具。",
+        "不要猜测日期或天气。",
+        "今天的日期要通过工具查询。",
+    ),
+}
+
+# Sentences with a rule's words that do not state it: none may be read as that rule.
+NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "one_action": (
+        "Use as many actions as you like.",
+        "You can call several tools in one reply.",
+        "Repeat Thought / Action / Action Input as many times as needed.",
+        "Action: the tool to use, one of [calculator, get_weather].",
+        "You have one tool: the calculator.",
+        "可以在一条回复里调用多个工具。",
+    ),
+    "no_observation": (
+        "Write the observation yourself.",
+        "Do write the Observation after each Action.",
+        "Never forget to write the Observation.",
+        "You don't need to wait for the result.",
+        "Do not wait for the tool's result; write it down right away.",
+        "Do not write the Final Answer until you have the result.",
+        "The program runs the tool and sends you the result as: Observation: the result.",
+        "Then stop.",
+        "请自己写 Observation。",
+        "不必等待工具的结果。",
+    ),
+    "final_not_tool": (
+        "Final Answer is the last line you write.",
+        "Use Final Answer as your Action when you are done.",
+        "Do not write the Final Answer before calling a tool.",
+        "When you know the answer, write: Final Answer: the answer.",
+        "Final Answer 是最后一行。",
+    ),
+    "stop_when_enough": (
+        "Never stop early, even when you think you have enough information.",
+        "Keep calling tools even if you have enough information.",
+        "Call more tools when you are unsure.",
+        "When you know the answer, write: Final Answer: the answer.",
+        "Use as many tools as you need.",
+        "Don't stop calling tools until the task is done.",
+        "信息不够时继续调用工具。",
+    ),
+    "live_data": (
+        "Feel free to guess the date.",
+        "You may answer from memory.",
+        "The tools give live data.",
+        "You can call a tool when you like.",
+        "可以凭记忆回答日期。",
+        "Guess the weather if no tool is available.",
+    ),
+}
+
 # Phrasings kept out of the lexicon's making: written before it, never tuned against.
 HELD_OUT: dict[str, tuple[str, ...]] = {
     "one_action": (
@@ -46,6 +169,27 @@ HELD_OUT: dict[str, tuple[str, ...]] = {
         "不要猜测今天的日期或天气，要调用工具查询。",
     ),
 }
+
+
+def test_paraphrases_are_recognised() -> None:
+    """Every paraphrase is read as its rule."""
+    missed = [(rule, text) for rule, texts in PARAPHRASES.items() for text in texts
+              if rule not in find_rules(text)]
+    assert missed == []
+
+
+def test_ten_paraphrases_per_rule_in_both_languages() -> None:
+    """Each rule has at least ten paraphrases, some in Chinese and some in English."""
+    for texts in PARAPHRASES.values():
+        chinese = [t for t in texts if any("\u4e00" <= ch <= "\u9fff" for ch in t)]
+        assert len(texts) >= 10 and chinese and len(chinese) < len(texts)
+
+
+def test_near_misses_are_not_the_rule() -> None:
+    """A sentence with the rule's words that does not state it is not read as the rule."""
+    wrong = [(rule, text) for rule, texts in NEAR_MISSES.items() for text in texts
+             if rule in find_rules(text)]
+    assert wrong == []
 
 
 def test_held_out_phrasings_are_recognised() -> None:

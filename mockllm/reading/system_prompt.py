@@ -8,21 +8,13 @@ from __future__ import annotations
 import json
 import re
 
+from mockllm.reading.rules import RULE_PHRASES, read_rules
 from mockllm.reading.tool_lists import ToolSpec, read_tools_text
 
 __all__ = ["ToolSpec", "RULE_PHRASES", "find_rules", "read_tools_text", "read_tools_structured",
            "read_memory", "read_example", "read_prompt_style"]
 
 
-RULE_PHRASES: dict[str, tuple[str, ...]] = {
-    "one_action": ("one action", "only one action", "one thought and one action"),
-    "no_observation": ("never write an observation", "never write the observation",
-                       "do not write the observation", "don't write the observation",
-                       "不要自己写 observation"),
-    "final_not_tool": ("final answer is not a tool",),
-    "stop_when_enough": ("stop when you have enough", "as soon as you have enough"),
-    "live_data": ("must call a tool", "must use a tool", "use tools for live data", "never guess"),
-}
 _MEMORY_HEADER = re.compile(r"(?i)memory|summary|known facts|记忆|摘要")
 _KV = re.compile(r"\s*+([A-Za-z_\u4e00-\u9fff][\w \u4e00-\u9fff]{0,30}?)\s*+[:：=]\s*+(.*\S)")
 _USER_FACT = re.compile(r"(?i)\bthe user'?s ([a-z][a-z ]{0,20}?) (?:is|was) ([^.;\n]++)")
@@ -44,9 +36,9 @@ def _get(obj: object, key: str) -> object:
 
 
 def find_rules(system: str) -> frozenset[str]:
-    """Return the rule ids whose phrases appear in the system prompt."""
+    """Return the rule ids the system prompt states (read by meaning, see `mockllm.reading.rules`)."""
     low = system.lower()
-    found = {rule for rule, phrases in RULE_PHRASES.items() if any(p in low for p in phrases)}
+    found = set(read_rules(system))
     has_example = read_example(system)[0]
     outside = _without_example(system).lower() if has_example else low
     if "action input:" in outside and "thought:" in outside:  # the format section, not the example
