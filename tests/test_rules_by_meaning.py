@@ -170,6 +170,46 @@ HELD_OUT: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# A second held-out set, written after the first was measured (27 of 30) and before the lexicon
+# was changed again; the first set's misses then joined the phrasings the lexicon is built from.
+HELD_OUT_2: dict[str, tuple[str, ...]] = {
+    "one_action": (
+        "Limit yourself to a single Action in every reply.",
+        "Never list several tool calls at once.",
+        "Perform one action, then hand control back.",
+        "每次回复仅允许一个动作。",
+        "请勿在同一回复中调用多个工具。",
+    ),
+    "no_observation": (
+        "Never type out an Observation: line; that line is written for you.",
+        "Do not predict what the tool will return.",
+        "End your reply right after the Action Input and wait for the Observation.",
+        "不要替工具写出结果。",
+        "输出 Action Input 之后就停止，等待观察结果。",
+    ),
+    "final_not_tool": (
+        "Final Answer is not an available tool, so never write it after Action:.",
+        "Do not list Final Answer as an Action.",
+        "There is no tool called Final Answer.",
+        "最终答案不是一个工具。",
+        "不要把 Final Answer 写在 Action 后面。",
+    ),
+    "stop_when_enough": (
+        "Stop as soon as you can answer the question.",
+        "Do not make additional tool calls once you know the answer.",
+        "When you already have enough facts, give the final answer without more actions.",
+        "信息已经足够时，不要继续调用工具。",
+        "能回答时就立刻停下并回答。",
+    ),
+    "live_data": (
+        "You must call the tools for anything live, like the weather or today's date.",
+        "Do not guess the weather; check it with a tool.",
+        "Never invent dates or order statuses.",
+        "实时数据一定要用工具查。",
+        "不要凭自己的知识回答天气问题。",
+    ),
+}
+
 
 def test_paraphrases_are_recognised() -> None:
     """Every paraphrase is read as its rule."""
