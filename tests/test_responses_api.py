@@ -160,6 +160,17 @@ def test_a_call_shares_the_chat_counter_and_its_failures() -> None:
     with pytest.raises(mockllm.RateLimitError):
         client.responses.create(model="mock-react", input="Hi")
     assert client.calls == 2
+    with pytest.raises(openai.RateLimitError):
+        openai_client(failures={1: "rate_limit"}).responses.create(model="mock-react", input="Hi")
+
+
+def test_the_mocks_own_objects_round_trip() -> None:
+    from mockllm.protocol.responses_types import Response as MockResponse
+
+    response = MockLLM().responses.create(model="mock-react", input=QUESTION, tools=[CALCULATOR])
+    again = MockResponse.model_validate(json.loads(response.model_dump_json()))
+    assert again == response and again.output[0].call_id == response.output[0].call_id
+    assert response.to_dict() == valid(response).to_dict()
 
 
 def test_tool_choice_and_max_output_tokens() -> None:
