@@ -31,7 +31,7 @@ def lesson_files(lessons: Path) -> list[Path]:
     return sorted(p for p in Path(lessons).iterdir() if LESSON_NAME.fullmatch(p.name) and p.is_file())
 
 
-def _copy_new(source: Path, target: Path) -> None:
+def copy_new(source: Path, target: Path) -> None:
     """Copy `source` to `target`, which must not exist (exclusive create: never overwrites)."""
     with open(source, "rb") as src, open(target, "xb") as dst:
         shutil.copyfileobj(src, dst)
@@ -47,15 +47,22 @@ def sync(lessons: Path, workspace: Path) -> list[Path]:
         if target.exists():
             continue
         try:
-            _copy_new(source, target)
+            copy_new(source, target)
         except FileExistsError:
             continue
         added.append(target)
     return added
 
 
-def find_lesson(lessons: Path, lesson: str) -> Path:
-    """Return the lesson that `lesson` names ("03", "3", "03_parsing" or "03_parsing.ipynb")."""
+RESET_USAGE = ("name the lesson to reset by its number, e.g. `make reset LESSON=03` "
+               "(`python scripts/workspace.py reset 03`)")
+
+
+def find_lesson(lessons: Path, lesson: str, usage: str = RESET_USAGE) -> Path:
+    """Return the lesson that `lesson` names ("03", "3", "03_parsing" or "03_parsing.ipynb").
+
+    A name that fits no lesson is a ValueError that starts with `usage` and lists the lessons.
+    """
     files = lesson_files(lessons)
     wanted = str(lesson).strip()
     for path in files:
@@ -64,9 +71,8 @@ def find_lesson(lessons: Path, lesson: str) -> Path:
                 wanted.isdigit() and wanted.lstrip("0") == number.lstrip("0")):
             return path
     listing = ", ".join(f"{p.name[:2]} ({p.stem})" for p in files) or "none found"
-    shown = repr(wanted if len(wanted) <= 40 else wanted[:40] + "...") if wanted else "nothing"
-    raise ValueError(f"name the lesson to reset by its number, e.g. `make reset LESSON=03` "
-                     f"(`python scripts/workspace.py reset 03`); got {shown}. Lessons: {listing}")
+    given = repr(wanted if len(wanted) <= 40 else wanted[:40] + "...") if wanted else "nothing"
+    raise ValueError(f"{usage}; got {given}. Lessons: {listing}")
 
 
 def next_backup(workspace: Path, name: str) -> Path:
@@ -86,20 +92,38 @@ def reset(lessons: Path, workspace: Path, lesson: str) -> tuple[Path, Path | Non
     """
     source = find_lesson(lessons, lesson)
     target = Path(workspace) / source.name
-    Path(workspace).mkdir(parents=True, exist_ok=True)
-    backup = None
-    if target.exists() and target.read_bytes() != source.read_bytes():
-        backup = next_backup(workspace, source.name)
-        backup.parent.mkdir(exist_ok=True)
-        _copy_new(target, backup)
-        shutil.copystat(target, backup)
-    fresh = target.with_name(f".{target.name}.fresh")
-    shutil.copyfile(source, fresh)
-    os.replace(fresh, target)
+    content = source.read_bytes()
+    backup = keep_copy(workspace, target, unless=(content,))
+    replace(target, content)
     return target, backup
 
 
-def _shown(path: Path) -> str:
+def keep_copy(workspace: Path, target: Path, unless: tuple[bytes, ...] = ()) -> Path | None:
+    """Copy `target` to the next `backups/<stem>.K.ipynb` (bytes and times kept); return the backup.
+
+    Nothing is kept (None) when `target` is missing or holds exactly one of the `unless` contents
+    (a copy the course can make again).
+    """
+    target = Path(target)
+    if not target.exists() or target.read_bytes() in unless:
+        return None
+    backup = next_backup(workspace, target.name)
+    backup.parent.mkdir(parents=True, exist_ok=True)
+    copy_new(target, backup)
+    shutil.copystat(target, backup)
+    return backup
+
+
+def replace(target: Path, content: bytes) -> None:
+    """Write `content` to `target` in one step (a temporary file beside it, then renamed over it)."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fresh = target.with_name(f".{target.name}.fresh")
+    fresh.write_bytes(content)
+    os.replace(fresh, target)
+
+
+def shown(path: Path) -> str:
     """A path for messages: relative to the repository when inside it."""
     try:
         return Path(path).resolve().relative_to(ROOT).as_posix()
@@ -125,12 +149,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command == "sync":
         names = ", ".join(p.name for p in added) or "nothing new"
-        print(f"{_shown(args.workspace)}/: added {names}; "
+        print(f"{shown(args.workspace)}/: added {names}; "
               f"{len(lesson_files(args.lessons))} lesson(s), your copies are never overwritten")
         return 0
-    kept = (f"your previous version is now {_shown(backup)}" if backup
+    kept = (f"your previous version is now {shown(backup)}" if backup
             else "there was no edited copy to keep")
-    print(f"reset: fresh copy in {_shown(target)}; {kept}")
+    print(f"reset: fresh copy in {shown(target)}; {kept}")
     return 0
 
 
