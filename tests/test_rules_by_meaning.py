@@ -210,6 +210,46 @@ HELD_OUT_2: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# A third held-out set, written after the second was measured (20 of 25) and before the lexicon
+# was changed for the second set's misses.
+HELD_OUT_3: dict[str, tuple[str, ...]] = {
+    "one_action": (
+        "Each response should contain exactly one Action and its Action Input.",
+        "Do not call multiple tools in a single message.",
+        "Take one action per step and wait.",
+        "一次回复只做一个动作。",
+        "每个回复中只调用一次工具。",
+    ),
+    "no_observation": (
+        "Do not write Observation lines; the environment fills them in.",
+        "Never guess the result of a tool call.",
+        "Don't continue past the Action Input: wait for the tool's response.",
+        "不要自己编写工具的输出。",
+        "禁止伪造 Observation。",
+    ),
+    "final_not_tool": (
+        "Never call a tool named Final Answer.",
+        "Final Answer is not an action and must not follow `Action:`.",
+        "Do not write Final Answer on the Action line.",
+        "最终答案不是动作，不要写 Action: Final Answer。",
+        "Final Answer 并非工具。",
+    ),
+    "stop_when_enough": (
+        "Stop calling tools as soon as the question can be answered.",
+        "Never make a tool call you do not need once the answer is known.",
+        "When you have sufficient information, stop and answer.",
+        "得到足够的信息后立刻停止。",
+        "不要在已经知道答案后继续调用工具。",
+    ),
+    "live_data": (
+        "Always check live facts such as the date with a tool.",
+        "Don't guess today's date.",
+        "Never make up the weather; call get_weather.",
+        "日期和天气必须调用工具获取。",
+        "不要猜测订单状态。",
+    ),
+}
+
 
 def test_paraphrases_are_recognised() -> None:
     """Every paraphrase is read as its rule."""
