@@ -4,15 +4,18 @@ setuptools and the other backends build only what lies inside the project's fold
 one folder up, where the course imports it. This backend reads `[project]` and
 `[tool.wheel_backend]` of the pyproject.toml beside it, writes the core metadata (version 2.4)
 and zips the package folder (no `__pycache__`, no dotfiles) with its licence. The wheel is the
-same bytes for the same files: sorted entries, a fixed date. Only `pip install` and `pip wheel`
-(a wheel from the folder) are served: an sdist or an editable install is the course's business,
-at the repository's root.
+same bytes for the same files: sorted entries, a fixed date. The sdist holds the package beside
+the pyproject.toml (its `[tool.wheel_backend]` rewritten to say so), so a wheel built from it is
+the same bytes again. An editable install is the course's, at the repository's root.
 """
 from __future__ import annotations
 
 import ast
 import base64
+import gzip
 import hashlib
+import io
+import tarfile
 import tomllib
 import zipfile
 from pathlib import Path
@@ -28,7 +31,7 @@ KNOWN_FIELDS = {"name", "dynamic", "description", "readme", "requires-python", "
 
 def _config() -> tuple[dict, dict]:
     """(`[project]`, `[tool.wheel_backend]`) of the pyproject.toml beside this file."""
-    data = tomllib.loads((HERE / "pyproject.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads(_pyproject_text())
     project, tool = data["project"], data["tool"]["wheel_backend"]
     unknown = sorted(set(project) - KNOWN_FIELDS)
     if unknown:
@@ -37,6 +40,11 @@ def _config() -> tuple[dict, dict]:
     if project.get("dynamic", []) not in ([], ["version"]):
         raise ValueError("wheel_backend: only `version` may be dynamic (read from __version__)")
     return project, tool
+
+
+def _pyproject_text() -> str:
+    """The pyproject.toml beside this file, as text."""
+    return (HERE / "pyproject.toml").read_text(encoding="utf-8")
 
 
 def _version(package: Path) -> str:
@@ -145,3 +153,42 @@ def build_wheel(wheel_directory: str, config_settings: dict | None = None,
             entry.compress_type = zipfile.ZIP_DEFLATED
             wheel.writestr(entry, data)
     return wheel_name
+
+
+def _sdist_pyproject(tool: dict) -> str:
+    """The pyproject.toml of the sdist: `[tool.wheel_backend]` names the copies beside it."""
+    text = _pyproject_text()
+    for key, name in (("package", "mockllm"), ("license-file", "LICENSE")):
+        if key not in tool:
+            continue
+        old = f'{key} = "{tool[key]}"'
+        if text.count(old) != 1:
+            raise ValueError(f"wheel_backend: write [tool.wheel_backend] {key} as {old}")
+        text = text.replace(old, f'{key} = "{name}"')
+    return text
+
+
+def build_sdist(sdist_directory: str, config_settings: dict | None = None) -> str:
+    """Write the sdist (a .tar.gz) into `sdist_directory`; return its file name."""
+    project, tool = _config()
+    info, meta = _dist_info(project, tool)
+    base = info.removesuffix(".dist-info")
+    package = (HERE / tool["package"]).resolve()
+    files = {"PKG-INFO": meta["METADATA"], "pyproject.toml": _sdist_pyproject(tool).encode(),
+             "wheel_backend.py": Path(__file__).read_bytes()}
+    if "licenses/LICENSE" in meta:
+        files["LICENSE"] = meta["licenses/LICENSE"]
+    if "readme" in project:
+        files[project["readme"]] = (HERE / project["readme"]).read_bytes()
+    files.update(_package_files(package))
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for path, data in sorted(files.items()):
+            entry = tarfile.TarInfo(f"{base}/{path}")
+            entry.size, entry.mode, entry.mtime = len(data), 0o644, 0
+            tar.addfile(entry, io.BytesIO(data))
+    name = f"{base}.tar.gz"
+    with open(Path(sdist_directory, name), "wb") as out:
+        with gzip.GzipFile(filename="", fileobj=out, mode="wb", mtime=0) as archive:
+            archive.write(buffer.getvalue())
+    return name

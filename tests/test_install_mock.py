@@ -84,9 +84,21 @@ def test_the_wheel_holds_the_mock_and_nothing_of_the_course(wheel: Path) -> None
     assert on_disk <= set(names)
 
 
-def test_the_wheel_is_the_same_bytes_each_build(wheel: Path, tmp_path: Path) -> None:
-    _run([*PIP, "wheel", "--no-index", "--no-deps", "--wheel-dir", tmp_path, DIST], cwd=tmp_path)
-    assert (tmp_path / wheel.name).read_bytes() == wheel.read_bytes()
+def test_the_sdist_builds_the_same_wheel(wheel: Path, tmp_path: Path) -> None:
+    """The same files give the same bytes: a wheel built again, from the sdist, is the first one."""
+    import tarfile
+
+    code = f"import wheel_backend; print(wheel_backend.build_sdist({str(tmp_path)!r}))"
+    name = _run([sys.executable, "-c", code], cwd=DIST).stdout.strip()
+    assert name == "react_mockllm-0.1.0.tar.gz"
+    with tarfile.open(tmp_path / name) as sdist:
+        assert not [m.name for m in sdist.getmembers() if "__pycache__" in m.name]
+        sdist.extractall(tmp_path, filter="data")
+    unpacked = tmp_path / "react_mockllm-0.1.0"
+    assert (unpacked / "mockllm" / "__init__.py").is_file() and (unpacked / "LICENSE").is_file()
+    _run([*PIP, "wheel", "--no-index", "--no-deps", "--wheel-dir", tmp_path / "w", unpacked],
+         cwd=tmp_path)
+    assert (tmp_path / "w" / wheel.name).read_bytes() == wheel.read_bytes()
 
 
 def test_the_mock_installs_alone_outside_the_repository(installed: Path) -> None:
