@@ -54,13 +54,16 @@ class Greedy:
         return self.client.chat.completions.create(temperature=0, **request)
 
 
-def told(seed: int, system: str = SYSTEM, correction: str = CORRECTION, reply: str = PROSE,
-         **options: object) -> object:
-    """tiny's answer to `correction` of its prose `reply`, as the course's loop sends it."""
-    messages = [{"role": "system", "content": system}, {"role": "user", "content": f"Question: {CALC_Q}"},
-                {"role": "assistant", "content": reply}, {"role": "user", "content": correction}]
+def told(seed: int, system: str = SYSTEM, correction: str = CORRECTION,
+         temperature: float | None = 0) -> object:
+    """tiny's answer to `correction` of its prose reply, as the course's loop sends it (None: the
+    request does not set a temperature)."""
+    messages = [{"role": "system", "content": system},
+                {"role": "user", "content": f"Question: {CALC_Q}"},
+                {"role": "assistant", "content": PROSE}, {"role": "user", "content": correction}]
+    options = {} if temperature is None else {"temperature": temperature}
     return MockLLM(persona="tiny", seed=seed).chat.completions.create(
-        model="mock-react", messages=messages, **{"temperature": 0, **options})
+        model="mock-react", messages=messages, **options)
 
 
 def last_quirk(response: object) -> str | None:
@@ -69,7 +72,7 @@ def last_quirk(response: object) -> str | None:
     return fired[-1] if fired else None
 
 
-def by_shape(**options: object) -> dict[str, list[object]]:
+def by_shape(**options: str) -> dict[str, list[object]]:
     """The responses over SEEDS, grouped by the told shape that made them."""
     groups: dict[str, list[object]] = {name: [] for name in TOLD}
     for seed in SEEDS:
@@ -133,22 +136,26 @@ def test_it_copies_the_placeholders_of_the_course_correction() -> None:
     for response in copied:
         content = response.choices[0].message.content
         assert content.endswith("Thought: <your reasoning>\nAction: <one tool name>\n"
-                                'Action Input: <a JSON object, for example {"expression": "45 * 3 - 10"}>')
+                                "Action Input: <a JSON object, for example "
+                                '{"expression": "45 * 3 - 10"}>')
         step = parse_reply(content)  # lesson 05's parser takes the placeholder as the tool's name
         assert step.action == "<one tool name>" and step.error is None
         assert TOOLS.run(step.action, step.action_input).startswith("Error: unknown tool")
 
 
 def test_it_copies_placeholders_written_inline_in_a_correction() -> None:
-    inline = "Error: could not parse your reply. Reply with `Action: <one tool name>` and `Action Input: <JSON>`."
+    inline = ("Error: could not parse your reply. Reply with `Action: <one tool name>` and "
+              "`Action Input: <JSON>`.")
     assert placeholder_lines(inline) == ["Action: <one tool name>", "Action Input: <JSON>"]
     copied = by_shape(correction=inline)["copy_placeholders"]
-    assert copied and all(r.choices[0].message.content.endswith("Action: <one tool name>\nAction Input: <JSON>")
-                          for r in copied)
+    assert copied
+    assert all(r.choices[0].message.content.endswith("Action: <one tool name>\nAction Input: <JSON>")
+               for r in copied)
 
 
 def test_a_correction_without_placeholders_is_not_copied() -> None:
-    plain = "Error: could not parse your reply. Reply with 'Thought:', 'Action:' and 'Action Input:' lines."
+    plain = ("Error: could not parse your reply. Reply with 'Thought:', 'Action:' and "
+             "'Action Input:' lines.")
     assert placeholder_lines(plain) == []
     assert not by_shape(correction=plain)["copy_placeholders"]
 
@@ -161,25 +168,24 @@ def test_it_restates_the_prompt_rules_as_prose() -> None:
     for response in restated:
         content = response.choices[0].message.content
         assert "You should " in content and parse_step(content).error is not None  # prose, no step
-        assert not any(line.split(":")[0] in ("Thought", "Action", "Final Answer") for line in content.splitlines())
+        assert not any(line.split(":")[0] in ("Thought", "Action", "Final Answer")
+                       for line in content.splitlines())
 
 
 def test_the_rules_it_restates_are_the_prompt_own() -> None:
     said = " ".join(r.choices[0].message.content for r in by_shape()["restate_rules"])
     assert "never write an observation yourself" in said
-    fewer = " ".join(r.choices[0].message.content
-                     for r in by_shape(system=build_system_prompt(TOOLS, without("no_observation")))["restate_rules"])
+    system = build_system_prompt(TOOLS, without("no_observation"))
+    fewer = " ".join(r.choices[0].message.content for r in by_shape(system=system)["restate_rules"])
     assert fewer and "never write an observation" not in fewer
 
 
 # ---------------------------------------------------------------- at the API's default temperature
 
-def test_at_the_default_temperature_none_of_them_fires() -> None:
+@pytest.mark.parametrize("temperature", [None, 0.7])
+def test_above_temperature_0_none_of_them_fires(temperature: float | None) -> None:
     for seed in SEEDS:
-        messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": f"Question: {CALC_Q}"},
-                    {"role": "assistant", "content": PROSE}, {"role": "user", "content": CORRECTION}]
-        response = MockLLM(persona="tiny", seed=seed).chat.completions.create(model="m", messages=messages)
-        assert not set(response.x_mock["quirks_fired"]) & set(TOLD)
+        assert not set(told(seed, temperature=temperature).x_mock["quirks_fired"]) & set(TOLD)
 
 
 # ---------------------------------------------------------------- 4. forced calls off the task
@@ -189,12 +195,14 @@ def forced(choice: object, question: str = WEATHER_Q, seed: int = 0, client: obj
     client = client or MockLLM(persona="tiny", seed=seed)
     return client.chat.completions.create(
         model="mock-react", tools=TOOLS.schemas(), tool_choice=choice,
-        messages=[{"role": "system", "content": structured_prompt()}, {"role": "user", "content": question}])
+        messages=[{"role": "system", "content": structured_prompt()},
+                  {"role": "user", "content": question}])
 
 
 def calls_of(response: object) -> list[tuple[str, dict]]:
     """(name, arguments) of the reply's tool calls."""
-    return [(c.function.name, json.loads(c.function.arguments)) for c in response.choices[0].message.tool_calls or []]
+    calls = response.choices[0].message.tool_calls or []
+    return [(call.function.name, json.loads(call.function.arguments)) for call in calls]
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -234,7 +242,8 @@ def test_the_rulebook_names_each_shape_with_its_trigger() -> None:
     assert rows["same_reply_to_correction"]["trigger"].startswith("after a correction: 8 in 10 replies")
     assert rows["copy_placeholders"]["trigger"].startswith("after a correction: 1 in 10 replies")
     assert rows["restate_rules"]["trigger"].startswith("after a correction: 1 in 10 replies")
-    assert rows["off_task_call"]["trigger"] == "tool calls forced (tool_choice 'required' or a named function)"
+    assert rows["off_task_call"]["trigger"] == \
+        "tool calls forced (tool_choice 'required' or a named function)"
     assert all("temperature 0" in rows[name]["what_you_see"] for name in TOLD)
     assert all(rows[name]["suppressed_by"] == "nothing" for name in (*TOLD, "off_task_call"))
 
@@ -242,8 +251,8 @@ def test_the_rulebook_names_each_shape_with_its_trigger() -> None:
 def test_each_shape_gives_the_same_bytes_twice() -> None:
     for make in (lambda: [told(seed).model_dump_json() for seed in SEEDS],
                  lambda: [forced("required", seed=seed).model_dump_json() for seed in range(8)],
-                 lambda: [str(run_agent(CALC_Q, Greedy(MockLLM(persona="tiny", seed=seed)), TOOLS, 6).messages)
-                          for seed in range(6)]):
+                 lambda: [str(run_agent(CALC_Q, Greedy(MockLLM(persona="tiny", seed=seed)), TOOLS,
+                                        6).messages) for seed in range(6)]):
         assert make() == make()
 
 
@@ -260,7 +269,8 @@ def test_the_guarded_agent_ends_within_its_bounds_on_tiny(max_steps: int) -> Non
 def test_a_structured_agent_forced_to_call_ends_at_its_step_limit_on_tiny() -> None:
     trace = structured_agent(WEATHER_Q, MockLLM(persona="tiny"), TOOLS, 4, tool_choice="required")
     assert trace.stop_reason == "step_limit" and len(trace.steps) == 4
-    assert all(step.action != "get_weather" or "Beijing" not in json.dumps(step.action_input) for step in trace.steps)
+    assert all(step.action != "get_weather" or "Beijing" not in json.dumps(step.action_input)
+               for step in trace.steps)
 
 
 def test_reading_placeholders_takes_linear_time() -> None:

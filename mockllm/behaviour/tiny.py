@@ -3,6 +3,8 @@
 Each pattern paraphrases failures seen in real replies: prose with no fields, an Action with no
 Action Input, the worked example's values copied, the prompt's template line echoed, the same
 reply again at temperature 0, a phrase repeated until max_tokens, a whole trajectory in one reply.
+What it does once told that its reply did not work is in `tiny_told`; what it does when
+`tool_choice` forces a call, in `tiny_forced`.
 """
 from __future__ import annotations
 
