@@ -250,6 +250,46 @@ HELD_OUT_3: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# The last held-out set, written after the third was measured (20 of 25) and before the lexicon
+# was changed for the third set's misses. It is never tuned against: its misses stay misses.
+HELD_OUT_4: dict[str, tuple[str, ...]] = {
+    "one_action": (
+        "Output a single Action per message.",
+        "You are allowed only one tool call in each turn.",
+        "Never include more than one Action block in your output.",
+        "每条消息只包含一个 Action。",
+        "不要一次调用多个工具。",
+    ),
+    "no_observation": (
+        "Never fill in the Observation field yourself.",
+        "Do not simulate the tool's response.",
+        "Once you have written the Action Input, stop and wait for the result.",
+        "不要自己生成观察结果。",
+        "等待工具返回观察结果后再继续。",
+    ),
+    "final_not_tool": (
+        "Final Answer is not a function you can call.",
+        "Never use Final Answer as a tool.",
+        "Do not put Final Answer after Action:.",
+        "Final Answer 不是一个可以调用的工具。",
+        "绝不要把最终答案作为工具。",
+    ),
+    "stop_when_enough": (
+        "Once you have enough information, stop and write the Final Answer.",
+        "Do not keep using tools after you have the answer.",
+        "Avoid extra tool calls when you already know the answer.",
+        "信息足够后就停止，不要再调用更多工具。",
+        "已经能回答时，立即停止使用工具。",
+    ),
+    "live_data": (
+        "Never guess live values such as dates or the weather.",
+        "You must use the tools for current dates and weather.",
+        "Do not answer from your own knowledge when the question is about live data.",
+        "关于天气和日期，一定要调用工具，不要猜。",
+        "不要编造实时数据。",
+    ),
+}
+
 
 def test_paraphrases_are_recognised() -> None:
     """Every paraphrase is read as its rule."""
