@@ -220,13 +220,16 @@ def test_tool_choice_required_gets_a_call_off_the_task_with_made_up_arguments(se
 def test_a_named_function_is_called_with_made_up_arguments(seed: int) -> None:
     response = forced({"type": "function", "function": {"name": "get_weather"}}, seed=seed)
     [(name, arguments)] = calls_of(response)
-    assert name == "get_weather" and arguments["city"] != "Beijing" and arguments["date"] != "2025-03-15"
+    assert name == "get_weather" and "Beijing" not in json.dumps(arguments)  # not the question's
+    assert arguments["date"] != "2025-03-15" and "adjusted" not in response.x_mock
+    assert last_quirk(response) == "off_task_call"
     assert response.choices[0].finish_reason == "stop"  # as the API reports a named choice
 
 
 def test_the_off_task_call_reaches_the_openai_sdk() -> None:
     response = forced("required", client=mockllm.openai_client("tiny", 0))
     assert isinstance(response, openai.types.chat.ChatCompletion)
+    assert response.model_extra["x_mock"]["quirks_fired"][-1] == "off_task_call"
     assert calls_of(response) == calls_of(forced("required"))
 
 
