@@ -74,16 +74,20 @@ def read_request(params: Mapping[str, object]) -> ResponsesRequest:
         request = validate_request(given["model"], messages, check_chat_params(chat))
     except (ValueError, TypeError) as error:
         raise _renamed(error) from None
-    echo = {"instructions": given.get("instructions"), "tools": tools or [],
+    return ResponsesRequest(request, stream, _echo(given, tools, text), given.get("store", True),
+                            1 if given.get("instructions") else 0)
+
+
+def _echo(given: dict, tools: list[dict] | None, text: dict) -> dict:
+    """What the Response repeats of the request (the API's defaults where it gave nothing)."""
+    return {"instructions": given.get("instructions"), "tools": tools or [],
             "tool_choice": given.get("tool_choice", "auto"), "text": text,
             "parallel_tool_calls": given.get("parallel_tool_calls", True),
             "max_output_tokens": given.get("max_output_tokens"),
             "previous_response_id": given.get("previous_response_id"),
             **{name: given[name] for name in ("metadata", "temperature", "top_p", "user",
                                               "max_tool_calls", "top_logprobs", "truncation",
-                                              "service_tier", "reasoning") if name in given}}
-    return ResponsesRequest(request, stream, echo, given.get("store", True),
-                            1 if given.get("instructions") else 0)
+                                              "reasoning") if name in given}}
 
 
 def check_tools(tools: object) -> list[dict] | None:
@@ -131,15 +135,14 @@ def check_tool_choice(choice: object, tools: list[dict] | None) -> object:
     """Check `tool_choice=`: 'none', 'auto', 'required' or one offered function by name."""
     if choice is None or choice in ("none", "auto"):
         return choice
-    names = [tool["name"] for tool in tools or ()]
-    if choice == "required":
-        pass
-    elif not (isinstance(choice, Mapping) and choice.get("type") == "function"):
-        raise value_error("tool_choice", choice, CHOICE_SHAPE + " (the mock serves function "
-                                                               "tools only)")
-    elif choice.get("name") not in names:
-        raise value_error("tool_choice.name", choice.get("name"),
-                          f"the name of an offered tool: {', '.join(names) or 'none is offered'}")
+    if choice != "required":
+        if not (isinstance(choice, Mapping) and choice.get("type") == "function"):
+            raise value_error("tool_choice", choice, CHOICE_SHAPE + " (the mock serves function "
+                                                                   "tools only)")
+        names = [tool["name"] for tool in tools or ()]
+        if choice.get("name") not in names:
+            raise value_error("tool_choice.name", choice.get("name"), "the name of an offered "
+                              f"tool: {', '.join(names) or 'none is offered'}")
     if not tools:
         raise ValueError(f"Invalid value for 'tool_choice': {show(choice)} asks for a tool call, "
                          "but no tools are given; add tools=[...].")
