@@ -173,6 +173,17 @@ def test_the_mocks_own_objects_round_trip() -> None:
     assert response.to_dict() == valid(response).to_dict()
 
 
+def test_a_script_replays_through_the_responses_api() -> None:
+    client = MockLLM.from_script(["Final Answer: 4", {"tool_calls": [
+        {"name": "calculator", "arguments": {"expression": "2 + 2"}}]}])
+    assert valid(client.responses.create(model="mock-react", input="Hi")).output_text == \
+        "Final Answer: 4"
+    call = valid(client.responses.create(model="mock-react", input="Hi")).output[0]
+    assert (call.name, json.loads(call.arguments)) == ("calculator", {"expression": "2 + 2"})
+    with pytest.raises(mockllm.ScriptExhaustedError):
+        client.responses.create(model="mock-react", input="Hi")
+
+
 def test_tool_choice_and_max_output_tokens() -> None:
     client = MockLLM()
     named = client.responses.create(model="mock-react", input=QUESTION, tools=TOOLS,
