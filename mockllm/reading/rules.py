@@ -144,7 +144,9 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         "observation", "observations", "observation line", "tool output", "tool outputs",
         "output", "outputs", "result", "results", "response", "responses", "tool response",
         "return value", "return values", "what the tool returns", "what the tool returned",
-        "what the tool said", "what the tools return",
+        "what the tool said", "what the tools return", "what the tool will return",
+        "what the tool will answer", "what the tool will say", "what it will return",
+        "what a tool returns", "what the tool gives back",
         "观察", "观察结果", "结果", "输出", "返回", "返回值", "工具结果", "工具输出"),
     "pronoun": _words("it", "them", "this", "that", "one", "any", "它", "其", "它们"),
     "wait": _words("wait", "waiting", "await", "pause", "等待", "等", "等候"),
@@ -171,6 +173,10 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
                     "each response", "every reply", "every turn", "every message",
                     "every response", "in a reply", "in a response", "in a message",
                     "in one reply", "in one response", "in one message", "each of your",
+                    "at once", "at the same time", "simultaneously", "in parallel", "in one go",
+                    "the same reply", "the same message", "the same response", "a single reply",
+                    "a single message", "a single response",
+                    "同时", "一起", "同一回复", "同一条回复", "同一个回复", "一次回复",
                     "每次", "每轮", "每一轮", "每条", "一次", "每个回复", "一条回复", "每一步", "每步",
                     "回复中", "回复里"),
     "many": _words("two", "several", "multiple", "more than one", "many", "both", "a second",
@@ -181,21 +187,24 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
                      "不是", "并非", "不算", "不属于"),
     "put": _words("write", "use", "put", "call", "treat", "name", "list", "output", "emit",
                   "写", "用", "把", "调用", "使用", "当作"),
+    "named": _words("called", "named", "by the name", "叫", "叫做", "名为", "名叫"),
+    "not_a": _words("not", "isn't", "不是", "并非", "而不是"),
     "tool_kind": _words("tool", "tools", "action", "actions", "function", "tool name",
                         "something you call", "a call", "callable", "工具", "动作", "函数",
                         "调用"),
-    "use_as": _words("as", "as if it were", "as if it was", "in", "into", "for", "after", "当作", "当成", "作为", "写在", "写进",
+    "use_as": _words("as", "as if it were", "as if it was", "in", "on", "into", "for", "after", "当作", "当成", "作为", "写在", "写进",
                      "放在", "当", "用作"),
     # stop_when_enough
     "stop_now": _words("stop", "finish", "halt", "answer right away", "answer immediately",
                        "right away", "immediately", "at once", "straight away", "as soon as",
-                       "no more", "no further", "without further", "stop calling", "stop using",
+                       "no more", "no further", "without further", "without more",
+                       "without any more", "without another", "stop calling", "stop using",
                        "立即", "立刻", "马上", "停止", "停下", "不要再", "不再", "别再", "无需再",
                        "就给出", "就回答", "就停"),
     "enough": _words("enough", "sufficient", "all the information you need",
                      "what you need", "the information you need", "have the answer",
                      "know the answer", "can answer", "able to answer", "already have",
-                     "already know",
+                     "already know", "can be answered", "answer is known", "know enough",
                      "足够", "够了", "已经知道", "已知道", "能够回答", "可以回答", "能回答", "已经有"),
     "more": _words("more", "extra", "additional", "further", "another", "again", "unnecessary",
                    "redundant", "superfluous", "keep", "continue", "repeat", "repeated",
@@ -203,6 +212,8 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
     "call_verb": _words("call", "calling", "calls", "use", "using", "run", "running", "invoke",
                         "invoking", "make", "making", "tool", "tools", "tool call",
                         "tool calls", "调用", "使用", "工具", "执行"),
+    "call_act": _words("call", "calling", "use", "using", "invoke", "invoking", "make", "making",
+                       "run", "调用", "使用"),
     "instead": _words("instead of", "rather than", "而不是", "而非"),
     "recheck": _words("double-check", "double check", "re-check", "recheck", "re-verify",
                       "verify again", "check again", "confirm again", "再次确认", "重复确认",
@@ -262,12 +273,15 @@ FORMS: dict[str, tuple[tuple[Step, ...], ...]] = {
         _form("scope", ("strict", 6), ("one", 3), ("tool", 2)),
         _form("not", ("many", 4), ("action", 2)),
         _form("not", ("many", 4), ("tool", 2), ("scope", 4)),
+        _form("not", ("scope", 4), ("many", 4), ("tool", 2)),
     ),
     "final_not_tool": (
         _form("final", ("is_not", 3), ("tool_kind", 2)),
-        _form("not", ("put", 3), ("final", 3), ("use_as", 3), ("tool_kind", 3)),
+        _form("not", ("put", 3), ("final", 3), ("use_as", 3), ("tool_kind", 4)),
         _form("not", ("put", 3), ("tool_kind", 3), ("final", 2)),
         _form("final", ("not", 3), ("use_as", 4), ("tool_kind", 3)),
+        _form("final", ("not_a", 8), ("tool_kind", 2)),
+        _form("not", ("tool_kind", 1), ("named", 2), ("final", 1)),
     ),
     "stop_when_enough": (
         _form(("stop_now", 0, True), ("enough", 8, False, True)),
@@ -277,16 +291,19 @@ FORMS: dict[str, tuple[tuple[Step, ...], ...]] = {
         _form("instead", ("call_verb", 2), ("more", 2)),
         _form("instead", ("more", 2), ("call_verb", 2)),
         _form("not", ("recheck", 5)),
+        _form("not", ("call_act", 0), ("enough", 10, False, True)),
+        _form("not", ("enough", 6, False, True), ("more", 4), ("call_verb", 3)),
     ),
     "live_data": (
         _form(("must", 0, True), ("use", 3), ("tools", 3)),
+        _form(("must", 0, True), ("use", 0), ("live", 3), ("tools", 8)),
         _form("use", ("tools", 3), ("live_strict", 4)),
         _form("use", ("live_strict", 3), ("tools", 4)),
         _form("instead", ("guess", 2)),
         _form("live", ("must", 12, True), ("use", 3), ("tools", 3)),
         _form("not", ("guess", 0)),
         _form("not", ("guess", 4), ("live", 5)),
-        _form("not", ("answer_verb", 10), ("memory", 6)),
+        _form("not", ("answer_verb", 10), ("memory", 8)),
         _form("not", ("memory", 3)),
     ),
 }
@@ -336,11 +353,12 @@ class _Found:
                 end = start + len(term)
                 if end <= n and tuple(tokens[start:end]) == term:
                     spans.setdefault(group, []).append((at[start], at[end]))
-        speakers = sorted(b for _, b in spans.get("speaker", ()))
+        speakers = sorted(b for _, b in spans.get("speaker", ()))  # where each 'I' ends
         if "not" in spans:  # 'I should not guess': what the speaker does, not a rule
             spans["not"] = [(a, b) for a, b in spans["not"] if not _within(speakers, a - 4, a)]
-        cancel_ends = [b for _, b in spans.get("cancel", ())]
-        self.not_ends = sorted([b for _, b in spans.get("not", ())] + speakers + cancel_ends)
+        negators = spans.get("not", []) + spans.get("speaker", []) + spans.get("cancel", [])
+        self.negators = sorted(negators, key=lambda span: span[1])
+        self.not_ends = [b for _, b in self.negators]
         cancels = sorted(a for a, _ in spans.get("cancel", ()))
         if "not" in spans:  # 'never forget to', 'you don't need to': permission, not a rule
             spans["not"] = [(a, b) for a, b in spans["not"] if not _within(cancels, b, b + 4)]
@@ -355,9 +373,15 @@ class _Found:
             return []
         return self.spans[group][bisect_left(starts, lo):bisect_right(starts, hi)]
 
-    def negated(self, start: int) -> bool:
-        """True when a negation, 'need to' or 'I' ends at most one word before `start`."""
-        return _within(self.not_ends, start - 2, start)
+    def negated(self, start: int, end: int) -> bool:
+        """True when a negation, 'need to' or 'I' ends at most one word before the span
+        [start, end) or inside it ('不需要' holds '要')."""
+        i = bisect_left(self.not_ends, start - 2)
+        while i < len(self.not_ends) and self.not_ends[i] <= end:
+            if self.negators[i][0] < start:
+                return True
+            i += 1
+        return False
 
     def broken(self, lo: int, hi: int) -> bool:
         """True when a clause-opening word starts within [lo, hi)."""
@@ -373,7 +397,7 @@ def _within(sorted_places: list[int], lo: int, hi: int) -> bool:
 def _holds(form: tuple[Step, ...], found: _Found) -> bool:
     """True when the chain of groups of `form` runs through the sentence."""
     first = form[0]
-    return any(not (first.positive and found.negated(start)) and _chain(form, 1, end, found)
+    return any(not (first.positive and found.negated(start, end)) and _chain(form, 1, end, found)
                for start, end in found.spans.get(first.group, ()))
 
 
@@ -382,7 +406,7 @@ def _chain(form: tuple[Step, ...], k: int, end: int, found: _Found) -> bool:
     if k == len(form):
         return True
     step = form[k]
-    return any(not (step.positive and found.negated(start)) and (step.across or not found.broken(end, start))
+    return any(not (step.positive and found.negated(start, stop)) and (step.across or not found.broken(end, start))
                and _chain(form, k + 1, stop, found)
                for start, stop in found.near(step.group, end, end + 2 * step.gap))
 
