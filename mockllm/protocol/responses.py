@@ -20,7 +20,7 @@ __all__ = ["Responses", "build_response"]
 
 
 class Responses:
-    """`client.responses`: `create()` only (stored responses are not retrieved, deleted or listed)."""
+    """`client.responses`: `create()` only (no retrieve, delete or list of stored responses)."""
 
     def __init__(self, client: object) -> None:
         self._client = client
@@ -72,9 +72,11 @@ def build_response(completion: object, echo: dict) -> Response:
             id=f"fc_{stable_int(key, 'call', index):016x}", status=status,
             arguments=call.function.arguments, call_id=call.id, name=call.function.name))
     used = completion.usage
-    usage = ResponseUsage(input_tokens=used.prompt_tokens, input_tokens_details=InputTokensDetails(),
+    usage = ResponseUsage(input_tokens=used.prompt_tokens,
+                          input_tokens_details=InputTokensDetails(),
                           output_tokens=used.completion_tokens,
-                          output_tokens_details=OutputTokensDetails(), total_tokens=used.total_tokens)
+                          output_tokens_details=OutputTokensDetails(),
+                          total_tokens=used.total_tokens)
     return Response(
         id=f"resp_{key}", created_at=completion.created, status=status, background=False,
         completed_at=None if cut else completion.created, error=None,

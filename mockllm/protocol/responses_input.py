@@ -10,8 +10,9 @@
      "output": "..." or text parts}
 
 `instructions` comes first, as a system message, then the `history` (the conversation of the
-`previous_response_id`, whose last calls the input's first items may answer). Bad input raises ValueError or TypeError naming
-the field (`input[2].call_id`) and what is accepted, the API's 400; the items are read in one pass.
+`previous_response_id`, whose last calls the input's first items may answer). Bad input raises
+ValueError or TypeError naming the field (`input[2].call_id`) and what is accepted, the API's
+400; the items are read in one pass.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ _ITEM_SHAPE = ("{'role': 'user', 'content': '...'}, {'type': 'function_call', 'c
 
 def input_messages(items: object, instructions: str | None = None,
                    history: tuple[dict, ...] = ()) -> list[dict]:
-    """The chat messages that `instructions`, `history` and `input` (a str or a list of items) say."""
+    """The chat messages that `instructions`, `history` and `input` (a str or items) say."""
     messages = [{"role": "system", "content": instructions}] if instructions else []
     messages += history
     pending: dict[str, None] = {}  # the call ids of the function calls not answered yet, in order

@@ -131,5 +131,5 @@ CHECKS: dict[str, Callable[[str, object], object]] = {
 
 
 def check_params(params: Mapping[str, object]) -> dict[str, object]:
-    """Return the given keywords of `responses.create()`, each checked; TypeError for unknown ones."""
+    """The given keywords of `responses.create()`, each checked; TypeError for unknown ones."""
     return check_chat_params(params, CHECKS, PARAMETERS)
