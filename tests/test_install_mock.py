@@ -34,7 +34,8 @@ print(json.dumps({
     "absent": [name for name in ("solutions", "jupyterlab", "matplotlib", "openai", "starlette")
                if importlib.util.find_spec(name) is not None],
     "requires": dist.requires, "version": dist.version,
-    "classifiers": dist.metadata.get_all("Classifier"), "urls": dist.metadata.get_all("Project-URL"),
+    "classifiers": dist.metadata.get_all("Classifier"),
+    "urls": dist.metadata.get_all("Project-URL"),
     "scripts": [ep.value for ep in dist.entry_points if ep.group == "console_scripts"],
 }))
 """
@@ -131,7 +132,8 @@ def test_the_command_line_of_the_mock_alone(installed: Path) -> None:
 
 
 def test_openai_client_without_openai_names_the_extra(installed: Path) -> None:
-    code = "import mockllm\ntry:\n    mockllm.openai_client()\nexcept ImportError as e:\n    print(e)"
+    code = ("import mockllm\ntry:\n    mockllm.openai_client()\n"
+            "except ImportError as error:\n    print(error)")
     said = _run([installed, "-I", "-c", code], cwd=installed.parents[2]).stdout
     assert "react-mockllm[openai]" in said
 
@@ -150,7 +152,7 @@ def test_the_mock_s_pins_follow_the_course() -> None:
     mock = _project(DIST / "pyproject.toml")
     for req in mock["dependencies"] + sum(mock["optional-dependencies"].values(), []):
         name, floor, ceiling = re.fullmatch(r"([\w.-]+)>=(\S+),<(\d+)", req).groups()
-        assert pins[name] == floor, f"mockllm-dist: {name} starts at {floor}, the course pins {pins[name]}"
+        assert pins[name] == floor, f"mockllm-dist: {name} from {floor}, course pin {pins[name]}"
         assert int(ceiling) == int(floor.split(".")[0]) + 1, f"{req}: the ceiling is the next major"
     assert mock["requires-python"] == course["requires-python"]
     assert mock["scripts"] == course["scripts"]

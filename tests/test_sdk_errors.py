@@ -61,7 +61,7 @@ def test_a_timeout_is_held_past_a_short_read_timeout(sent: str | None, hold: flo
 
 @pytest.fixture(scope="module")
 def server() -> object:
-    """`python -m mockllm serve` where call 1 of each conversation is a rate limit, call 2 a timeout."""
+    """`python -m mockllm serve`: call 1 of each conversation is a rate limit, call 2 a timeout."""
     from mockllm.serve.spawn import ServerProcess
 
     process = ServerProcess("--failures", "1=rate_limit,2=timeout").start()

@@ -33,7 +33,8 @@ from mockllm.serve.limits import BODY_TIMEOUT, HEADER_TIMEOUT, IDLE_TIMEOUT, THR
 DEFAULT_PORT = 8000
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may hold the GIL while another waits for it (Python's default is 0.005)."""
-SERVE_EXTRA = "pip install 'react-mockllm[serve]' (from a clone: pip install './mockllm-dist[serve]')"
+SERVE_EXTRA = ("pip install 'react-mockllm[serve]' "
+               "(from a clone: pip install './mockllm-dist[serve]')")
 """How to install what `mockllm serve` needs, for the error that says it is missing."""
 EXAMPLES = """examples:
   mockllm serve                                  serve on http://127.0.0.1:8000/v1

@@ -11,4 +11,4 @@ IDLE_TIMEOUT = 5.0
 THREADS = 8
 """Worker threads answering requests at once; more wait for a free one."""
 TIMEOUT_HOLD_LIMIT = 30.0
-"""The longest client read timeout a simulated timeout waits out (a longer one gets its 408 at once)."""
+"""The longest client read timeout a simulated timeout waits out (longer: HTTP 408 at once)."""
