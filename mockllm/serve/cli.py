@@ -9,9 +9,10 @@
 The first line printed (flushed at once) is `listening on http://HOST:PORT/v1`, with the real port
 when `--port 0` lets the system pick a free one. Any API key is accepted. The model name picks the
 persona and seed of each request (`mock-react:sloppy:3`, see `mockllm.serve.models`); the flags
-give the defaults. `--failures` makes call N of each conversation fail (see
-`mockllm.serve.sessions` for what a conversation is). SIGINT (Ctrl-C) or SIGTERM stop the server
-after the requests in flight, with exit code 0.
+give the defaults. `--failures` makes call N of each conversation fail, and the SDK's retries of
+it (see `mockllm.serve.sessions` for what a conversation is, `mockllm.serve.failures` for how a
+failure travels). SIGINT (Ctrl-C) or SIGTERM stop the server after the requests in flight, with
+exit code 0.
 
 Slow and idle clients are closed: a request's headers must arrive within `--header-timeout`
 seconds of its first byte, its body within `--body-timeout` seconds of its headers (else HTTP
