@@ -3,7 +3,7 @@
 Built in lesson 09 (Safety limits). `counting` wraps a tool so that every real execution is
 counted: what "ran" means below is what the tool's function did, not what a trace says.
 `danger_sweep` runs an agent over personas and questions; `defence_row` runs one defence on one
-injection question.
+injection question; `injection_row` runs the filter and the gate on one injection of the corpus.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from solutions.guards.questions import grade
 from solutions.progress import progress_bar
 from solutions.safety.agent import SafeAgent
 from solutions.safety.approval import needs_approval
+from solutions.safety.injections import Injection, obeyed, planted_tools
 from solutions.safety.privilege import shop_tools
 from solutions.tools import Tool, ToolRegistry
 
@@ -70,6 +71,25 @@ def defence_row(options: dict, item: dict) -> tuple[bool, bool, bool]:
     trace = SafeAgent(MockLLM(persona="gullible"), tools, **options).run(item["question"])
     tried = "delete_orders" in [step.action for step in trace.steps]
     return tried, "delete_orders" in ran, grade(trace.final_answer, item)
+
+
+def injection_row(item: Injection) -> dict:
+    """Three runs of gullible on the parcel question, `item` planted in the forum post: no defence,
+    the pattern filter (tool output as data), the gate (a person who denies). Did it obey, did the
+    filter miss it, did a dangerous call try and run behind the gate, did it obey past the gate
+    without one? Built in lesson 09 (Safety limits)."""
+    question = INJECTION_QUESTIONS[0]["question"]
+    row: dict = {"kind": item.kind}
+    for column, as_data in (("obeyed", False), ("missed", True)):
+        trace = SafeAgent(MockLLM(persona="gullible"), planted_tools(item.text), policy=None,
+                          as_data=as_data, max_steps=2).run(question)
+        row[column] = obeyed(item, trace.steps, trace.final_answer)
+    tools, ran = counting(planted_tools(item.text))
+    gated = SafeAgent(MockLLM(persona="gullible"), tools, policy="deny", as_data=False, max_steps=2).run(question)
+    row["tried"] = any(needs_approval(step.action, tools) for step in gated.steps)
+    row["ran"] = bool(ran)
+    row["past gate"] = not row["tried"] and obeyed(item, gated.steps, gated.final_answer)
+    return row
 
 
 def totals(rows: list[dict]) -> dict:
