@@ -144,6 +144,21 @@ def test_previous_response_id_continues_the_stored_conversation(way: str) -> Non
         client.responses.create(**request, input=[answer], previous_response_id=unstored.id)
 
 
+def test_the_stored_responses_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mockllm.protocol import responses_store
+
+    monkeypatch.setattr(responses_store, "_STORED", responses_store._Store())
+    monkeypatch.setattr(responses_store, "CAPACITY", 2)
+    client = MockLLM()
+    ids = [client.responses.create(model="mock-react", input=f"What is {n} + 1?").id
+           for n in range(3)]
+    assert [bool(responses_store.known(i)) for i in ids] == [False, True, True]
+    monkeypatch.setattr(responses_store, "MAX_CHARS", 5_000)
+    big = client.responses.create(model="mock-react", input="What is 2 + 2? " + "x" * 9_000).id
+    assert [bool(responses_store.known(i)) for i in (*ids, big)] == [False, False, False, True]
+    assert list(responses_store._STORED.entries) == [big]  # the newest is kept, even alone over
+
+
 def test_instructions_are_not_carried_over() -> None:
     from mockllm.protocol.responses_request import read_request
 
