@@ -279,3 +279,54 @@ def test_respond_explains_a_plain_reply_like_any_other() -> None:
     out = respond(conv, persona="literal")
     assert out.content == "The capital of France is Paris." and out.tool_calls == ()
     assert out.explanation["family"] == "general" and out.explanation["quirks_fired"] == []
+
+
+# ---------------------------------------------------------------- a framework's last request
+
+def call(number: int, name: str, arguments: str) -> dict:
+    """One structured tool call of an assistant message."""
+    return {"id": f"call_{number}", "type": "function",
+            "function": {"name": name, "arguments": arguments}}
+
+
+AUTOGEN = {"role": "system", "content": "You are a helpful AI assistant. Solve tasks using your "
+           "tools. Reply with TERMINATE when the task has been completed."}
+AFTER_CALL = [{"role": "user", "content": CALC},
+              {"role": "assistant", "content": None,
+               "tool_calls": [call(1, "calculator", '{"expression": "(17 + 5) * 3"}')]},
+              {"role": "tool", "tool_call_id": "call_1", "content": "66"}]
+
+
+@pytest.mark.parametrize("persona", ["diligent", None])
+@pytest.mark.parametrize("system", [[], [AUTOGEN]])
+def test_a_reflection_after_tool_calls_without_tools_is_answered_in_prose(
+        persona: str | None, system: list[dict]) -> None:
+    """autogen's reflect_on_tool_use: the history's calls and results, and no tools= this time."""
+    response = reply(persona, [*system, *AFTER_CALL])
+    assert response.choices[0].message.content == "(17 + 5) * 3 = 66"
+    assert response.x_mock["rule"] == "arithmetic/answer" and response.x_mock["quirks_fired"] == []
+
+
+def test_a_reflection_answers_from_what_the_tools_returned() -> None:
+    weather = [{"role": "user", "content": "What will the weather be in Beijing tomorrow?"},
+               {"role": "assistant", "content": None, "tool_calls": [call(1, "get_current_date", "{}")]},
+               {"role": "tool", "tool_call_id": "call_1", "content": "2025-03-14"},
+               {"role": "assistant", "content": None, "tool_calls": [
+                   call(2, "get_weather", '{"city": "Beijing", "date": "2025-03-15"}')]},
+               {"role": "tool", "tool_call_id": "call_2", "content": "dust storm, 4-12°C"}]
+    response = reply(None, weather)
+    assert response.choices[0].message.content == \
+        "The weather in Beijing on 2025-03-15: dust storm, 4-12°C."
+    early = reply(None, weather[:3])  # it would need get_weather next, and no tool is offered
+    assert early.choices[0].message.tool_calls is None
+    assert not REACT_FIELD.search(early.choices[0].message.content)
+
+
+def test_no_quirk_writes_a_tool_call_where_no_tool_is_offered() -> None:
+    """tiny's identical_reply repeats its last call in tool-call mode; here it has none to make."""
+    conv = read_conversation(AFTER_CALL)
+    for seed in range(72):
+        out = respond(conv, persona="tiny", seed=seed)
+        assert out.tool_calls == () and "identical_reply" not in out.explanation["quirks_fired"]
+        response = reply("tiny", AFTER_CALL, seed=seed)
+        assert response.choices[0].message.tool_calls is None

@@ -6,21 +6,26 @@ A chat model answers "What is the capital of France?" with a sentence, not with 
 - no tool is offered (neither `tools=` nor a tool list in the prompt);
 - the prompt names none of the ReAct fields (`Thought:`, `Action:`, `Action Input:`,
   `Observation:`, `Final Answer:`, or their Chinese labels) and holds no format rule;
-- no earlier turn of the conversation is a ReAct step (an action, a corrective message) and the
-  last message does not leave a `Thought:` to complete.
+- no earlier reply of the model is written in the ReAct fields, no corrective message was sent,
+  and the last message does not leave a `Thought:` to complete.
 
-The reply is then the answer alone, as tool-call mode writes one. A persona's quirks that act on
-the ReAct fields or on tool calls have nothing to act on and do not fire; those that write prose
-(the `tiny` persona's rambling, repeated or empty replies) still do (see docs/mock.md).
+The reply is then the answer alone, as tool-call mode writes one. Earlier tool calls and their
+results (a framework's last request, sent without `tools=` so that the model answers) are read:
+the answer uses what the tools returned. A persona's quirks that act on the ReAct fields or on
+tool calls have nothing to act on and do not fire; those that write prose (the `tiny` persona's
+rambling, repeated or empty replies) still do (see docs/mock.md).
 """
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
-from mockllm.reading.conversation import Conversation
+from mockllm.brain.context import Move
+from mockllm.brain.policy import decide
+from mockllm.reading.conversation import Conversation, ToolSpec
 
-__all__ = ["plain_chat", "names_fields"]
+__all__ = ["plain_chat", "plain_move", "names_fields"]
 
 _FIELD = re.compile(r"\b(?:thought|action(?:[ _]input)?|observation|final[ _]answer)[ \t]*+[:：]"
                     r"|(?:思考|行动|观察|最终答案)[ \t]*+[:：]", re.I)
@@ -37,6 +42,28 @@ def names_fields(prompt: str) -> bool:
 def plain_chat(conv: Conversation) -> bool:
     """Whether `conv` is a plain chat request: text mode, no tool, no ReAct format asked or used."""
     return (conv.mode == "text" and not conv.tools and "format" not in conv.rules
-            and not conv.opening and not conv.corrections
-            and not any(past.action for past in conv.steps)
-            and not names_fields(conv.system))
+            and not conv.opening and not conv.corrections and not names_fields(conv.system)
+            and not any([names_fields(past.reply) for past in conv.steps]))
+
+
+def called_tools(conv: Conversation) -> tuple[ToolSpec, ...]:
+    """The tools the earlier turns called, each once, in order (their parameters from the call)."""
+    called: dict[str, ToolSpec] = {}
+    for past in conv.steps:
+        if past.action and past.action not in called:
+            called[past.action] = ToolSpec(past.action, "", tuple(past.action_input or {}))
+    return tuple(called.values())
+
+
+def plain_move(conv: Conversation, guesses: bool) -> Move:
+    """The answer to a plain chat request, from what the tools called earlier returned.
+
+    No tool is offered now, so a move that would call one more is replaced by the answer the
+    model gives without tools.
+    """
+    called = called_tools(conv)
+    if called:
+        move = decide(replace(conv, tools=called), guesses=guesses)
+        if move.action is None:
+            return move
+    return decide(conv, guesses=guesses)

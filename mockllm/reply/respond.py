@@ -9,6 +9,7 @@ an answer, the content alone, with the text quirks' tool-call variants.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
 from mockllm._hash import stable_id
@@ -20,7 +21,7 @@ from mockllm.reading.conversation import Conversation
 from mockllm.reading.history import built
 from mockllm.reading.recent import Recent
 from mockllm.reply.dspy_render import render_dspy
-from mockllm.reply.plain import plain_chat
+from mockllm.reply.plain import plain_chat, plain_move
 from mockllm.reply.render import render_text, render_tool_calls
 from mockllm.behaviour.triggers import Always, Otherwise
 
@@ -38,8 +39,9 @@ class _Run:
     """The quirks of one reply: applies the entries in order and records what fired or not."""
 
     def __init__(self, conv: Conversation, seed: int, persona: str | None,
-                 temperature: float) -> None:
+                 temperature: float, plain: bool = False) -> None:
         self.conv, self.seed, self.persona, self.temperature = conv, seed, persona, temperature
+        self.plain = plain  # a plain chat: no tool is offered, so no variant may call one
         self.fired: list[str] = []
         self.suppressed: list[dict] = []
 
@@ -85,12 +87,22 @@ class _Run:
             quirk = QUIRKS[entry.quirk]
             if structured:
                 if quirk.structured is not None:
-                    out = self._try(entry, quirk.structured, None, out, move, self.conv) or out
+                    apply = _no_call(quirk.structured) if self.plain else quirk.structured
+                    out = self._try(entry, apply, None, out, move, self.conv) or out
                 continue
             text = self._try(entry, quirk.apply, quirk.applies, out.content or "", move, self.conv)
             if text is not None:
                 out = built(Output, content=text, tool_calls=out.tool_calls)
         return out
+
+
+@lru_cache(maxsize=64)
+def _no_call(variant: Callable) -> Callable:
+    """A quirk's tool-call variant that does not apply where it would write a tool call."""
+    def apply(out: Output, move: Move, conv: Conversation, context: QuirkContext) -> Output | None:
+        result = variant(out, move, conv, context)
+        return None if result is None or result.tool_calls else result
+    return apply
 
 
 def call_id(seed: int, step: int, move: Move) -> str:
@@ -156,10 +168,11 @@ def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
         raise TypeError(f"seed must be an int, got {seed!r}")
     constant = spec is not None and quirks is None
     entries = spec.entries if constant else active_entries(spec, quirks)
-    brain = decide(conv, guesses=spec.guesses if spec else False)
-    run = _Run(conv, seed, persona, float(temperature or 0.0))
-    moves, texts, fallback = _levels(entries, constant)
+    guesses = spec.guesses if spec else False
     plain = plain_chat(conv)
+    brain = plain_move(conv, guesses) if plain else decide(conv, guesses=guesses)
+    run = _Run(conv, seed, persona, float(temperature or 0.0), plain)
+    moves, texts, fallback = _levels(entries, constant)
     structured = plain or conv.mode == "structured"
     move = brain if plain else run.moves(brain, moves)
     out = run.texts(render(move, conv, seed, plain), move, texts, structured)
