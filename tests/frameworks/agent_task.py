@@ -25,6 +25,18 @@ CALCULATOR_SCHEMA = {"type": "function", "function": {
 """The calculator as a `tools=[...]` entry, for the frameworks that take raw schemas."""
 
 
+def agents_run_record(result: object) -> tuple[list[tuple[str, dict]], list[str], str]:
+    """What an openai-agents run did: its tool calls (name, arguments), their outputs, its answer."""
+    import json
+
+    from agents.items import ToolCallItem, ToolCallOutputItem
+
+    calls = [(item.raw_item.name, json.loads(item.raw_item.arguments))
+             for item in result.new_items if isinstance(item, ToolCallItem)]
+    outputs = [item.output for item in result.new_items if isinstance(item, ToolCallOutputItem)]
+    return calls, outputs, result.final_output
+
+
 def run_llama_index(agent: object) -> tuple[list[tuple[str, dict, str]], str]:
     """Run a llama-index agent on QUESTION: its tool calls (name, arguments, output) and answer."""
     from llama_index.core.agent.workflow import ToolCallResult

@@ -8,9 +8,8 @@ when streamed.
 from __future__ import annotations
 
 import asyncio
-import json
 
-from agent_task import ANSWER, EXPECTED_CALLS, MODEL, QUESTION, calculator
+from agent_task import ANSWER, EXPECTED_CALLS, MODEL, QUESTION, agents_run_record, calculator
 
 
 def test_langchain_chat_openai_on_the_responses_api(sdk_clients: tuple) -> None:
@@ -35,7 +34,6 @@ def test_langchain_chat_openai_on_the_responses_api(sdk_clients: tuple) -> None:
 
 def test_openai_agents_responses_model(sdk_clients: tuple) -> None:
     from agents import Agent, OpenAIResponsesModel, Runner, function_tool, set_tracing_disabled
-    from agents.items import ToolCallItem, ToolCallOutputItem
 
     set_tracing_disabled(True)
     model = OpenAIResponsesModel(model=MODEL, openai_client=sdk_clients[1])
@@ -49,9 +47,5 @@ def test_openai_agents_responses_model(sdk_clients: tuple) -> None:
         return run
 
     for result in (Runner.run_sync(agent, QUESTION), asyncio.run(streamed())):
-        calls = [(item.raw_item.name, json.loads(item.raw_item.arguments))
-                 for item in result.new_items if isinstance(item, ToolCallItem)]
-        assert calls == EXPECTED_CALLS
-        outputs = [item.output for item in result.new_items if isinstance(item, ToolCallOutputItem)]
-        assert outputs == [ANSWER]
-        assert ANSWER in result.final_output
+        calls, outputs, answer = agents_run_record(result)
+        assert calls == EXPECTED_CALLS and outputs == [ANSWER] and ANSWER in answer

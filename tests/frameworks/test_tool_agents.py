@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from agent_task import (ANSWER, CALCULATOR_SCHEMA, EXPECTED_CALLS, MODEL, QUESTION, calculator,
-                        run_llama_index)
+from agent_task import (ANSWER, CALCULATOR_SCHEMA, EXPECTED_CALLS, MODEL, QUESTION,
+                        agents_run_record, calculator, run_llama_index)
 
 
 @pytest.mark.filterwarnings("ignore:create_react_agent has been moved")
@@ -47,19 +47,13 @@ def test_pydantic_ai_agent(sdk_clients: tuple) -> None:
 def test_openai_agents_chat_completions_model(sdk_clients: tuple) -> None:
     from agents import (Agent, OpenAIChatCompletionsModel, Runner, function_tool,
                         set_tracing_disabled)
-    from agents.items import ToolCallItem, ToolCallOutputItem
 
     set_tracing_disabled(True)
     model = OpenAIChatCompletionsModel(model=MODEL, openai_client=sdk_clients[1])
     agent = Agent(name="calculator", instructions="Use the calculator for arithmetic.",
                   tools=[function_tool(calculator)], model=model)
-    result = Runner.run_sync(agent, QUESTION)
-    calls = [(item.raw_item.name, json.loads(item.raw_item.arguments))
-             for item in result.new_items if isinstance(item, ToolCallItem)]
-    assert calls == EXPECTED_CALLS
-    outputs = [item.output for item in result.new_items if isinstance(item, ToolCallOutputItem)]
-    assert outputs == [ANSWER]
-    assert ANSWER in result.final_output
+    calls, outputs, answer = agents_run_record(Runner.run_sync(agent, QUESTION))
+    assert calls == EXPECTED_CALLS and outputs == [ANSWER] and ANSWER in answer
 
 
 def test_litellm_tool_loop_through_the_server(server_url: str) -> None:
