@@ -12,6 +12,7 @@ import json
 import pytest
 
 from mockllm import MockLLM
+from mockllm.behaviour import injection
 from mockllm.behaviour.injection import RULE, find
 from mockllm.reading.conversation import read_conversation
 from solutions.prompt import build_system_prompt
@@ -130,5 +131,6 @@ def test_reading_takes_linear_time(pattern: str) -> None:
                                  {"role": "user", "content": f"Question: {PARCEL}"}]).tools
     make = HOSTILE[pattern]
     small, large = make(2_048), make(32_768)
-    seconds = [best_seconds(lambda text=text: find(text, offered)) for text in (small, large)]
+    seconds = [best_seconds(lambda text=text: find(text, offered), setup=injection._READ.clear)
+               for text in (small, large)]
     assert seconds[1] <= 32 * seconds[0] + 0.02, seconds  # linear is 16 times, quadratic 256

@@ -7,12 +7,14 @@ repeats, and each line or sentence is searched for a target once per kind of cue
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from mockllm.behaviour.injection_cues import PIECE_END, SENTENCE_END, readings, spans
+from mockllm.reading.recent import Recent
 
 RULE = ("An instruction is a line of the latest observation that addresses the model (an override "
         "such as 'ignore previous instructions' or 'you must now', a role or system tag such as "
@@ -83,17 +85,31 @@ def _negated(reading: str, start: int, at: int) -> bool:
     return _NEGATION.search(clause[cuts[-1] if cuts else 0:]) is not None
 
 
-def _stem_at(scope: str, tokens: list[tuple[int, str]], stems: Sequence[str]) -> int | None:
-    """Where the first word starting with one of `stems` is in `scope` (a CJK stem anywhere)."""
-    places = [at for at, token in tokens if token.startswith(tuple(s for s in stems if s.isascii()))]
-    places += [scope.find(s) for s in stems if not s.isascii() and s in scope]
+def _stems(word: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The latin and the CJK stems that name a word of a tool name (the word itself if none)."""
+    stems = _WORDS.get(word, (word,))
+    return tuple(s for s in stems if s.isascii()), tuple(s for s in stems if not s.isascii())
+
+
+def _stem_at(sentence: str, tokens: list[tuple[int, str]], stems: tuple[tuple[str, ...], ...]) -> int | None:
+    """Where the first word starting with a latin stem is in `sentence`, or a CJK stem anywhere."""
+    latin, cjk = stems
+    first = next((at for at, token in tokens if token.startswith(latin)), None) if latin else None
+    places = [sentence.find(s) for s in cjk if s in sentence] + ([first] if first is not None else [])
     return min(places) if places else None
 
 
-def _named(scope: str, names: Sequence[str]) -> tuple[int, str] | None:
+@functools.lru_cache(maxsize=64)
+def _lookup(names: tuple[str, ...]) -> tuple[dict, tuple]:
+    """For tool names: lower case -> name, and (name, stems of each word) for names of two words or more."""
+    described = ((name, tuple(_stems(word) for word in _words(name))) for name in names)
+    return {name.lower(): name for name in names}, tuple(d for d in described if len(d[1]) >= 2)
+
+
+def _named(scope: str, names: tuple[str, ...]) -> tuple[int, str] | None:
     """The first of the tools `names` that `scope` names ('delete_orders', 'deleteOrders',
     'delete-orders'; spaced letters joined into a longer run, 'calldelete_orders', too)."""
-    wanted = {name.lower(): name for name in names}
+    wanted = _lookup(names)[0]
     for match in _IDENT.finditer(scope):
         if _snake(match.group(0)) in wanted:
             return match.start(), wanted[_snake(match.group(0))]
@@ -102,18 +118,21 @@ def _named(scope: str, names: Sequence[str]) -> tuple[int, str] | None:
     return (places[0][0], wanted[places[0][1]]) if places else None
 
 
-def _described(scope: str, names: Sequence[str]) -> tuple[int, str] | None:
+def _described(scope: str, names: tuple[str, ...]) -> tuple[int, str] | None:
     """The first offered tool of two words or more whose every word one sentence of the scope
     says ('delete every order'), with where the sentence says it."""
-    wanted = [(name, [_WORDS.get(word, (word,)) for word in _words(name)]) for name in names]
-    wanted = [(name, stems) for name, stems in wanted if len(stems) >= 2]
+    wanted = _lookup(names)[1]
     start = 0
     for end in [m.end() for m in PIECE_END.finditer(scope)] + [len(scope)]:
         sentence = scope[start:end]
         tokens = [(m.start(), m.group(0).lower()) for m in _TOKEN.finditer(sentence)]
         for name, stems in wanted:
-            places = [_stem_at(sentence, tokens, each) for each in stems]
-            if all(p is not None for p in places):
+            places = []
+            for each in stems:  # the first word it lacks ends the search for this tool
+                places.append(_stem_at(sentence, tokens, each))
+                if places[-1] is None:
+                    break
+            else:
                 return start + min(places), name
         start = end
     return None
@@ -197,7 +216,7 @@ def _sentence_start(reading: str, start: int, at: int) -> int:
     return ends[-1] if ends else start
 
 
-def _candidates(scope: str, kind: str, names: Sequence[str]) -> list[tuple[int, str, str]]:
+def _candidates(scope: str, kind: str, names: tuple[str, ...]) -> list[tuple[int, str, str]]:
     """The targets in `scope`, best first: offered tools, addresses and links by place, then a
     tool that is not offered, then a demand to say something."""
     found = [hit for hit in (_named(scope, names), _described(scope, names)) if hit is not None]
@@ -230,6 +249,11 @@ def _target(reading: str, cue: int, start: int, end: int, kind: str,
     return None
 
 
+_READ = Recent(64)
+"""The latest readings, by text and tools: the trigger and the quirk read the same observation."""
+_NONE = Instruction("")
+
+
 def find(text: str | None, tools: Iterable | None = None) -> Instruction | None:
     """The instruction a gullible model obeys in `text`, given the offered `tools` (specs with
     `name` and `parameters`). With `tools=None` the tools are unknown: a cue followed by any
@@ -237,6 +261,18 @@ def find(text: str | None, tools: Iterable | None = None) -> Instruction | None:
     is an instruction, with no tool."""
     if not text:
         return None
+    key = (text, None if tools is None else tuple(tools))
+    try:
+        found = _READ.get(key)
+    except TypeError:  # tools that cannot be hashed: read without the memo
+        return _read(text, key[1])
+    if found is None:
+        found = _READ.remember(key, _read(text, key[1]) or _NONE)
+    return None if found is _NONE else found
+
+
+def _read(text: str, tools: Sequence | None) -> Instruction | None:
+    """`find` without the memo."""
     known = _tools(tools)
     for reading in readings(text):
         for at, start, end, kind in sorted(spans(reading)):

@@ -69,40 +69,69 @@ def readings(text: str) -> list[str]:
 # ---------------------------------------------------------------- cues
 
 _WHO = r"(?:ai|assistant|agent|model|bot|chatbot|llm|language model|gpt)s?"
-_OVERRIDE = "|".join((
-    r"\b(?:ignore|disregard|forget|override|bypass|discard|skip)\b[^\n.]{0,40}?\b(?:instructions?|rules?"
-    r"|prompts?|guidelines?|directions?|directives?|polic(?:y|ies)|restrictions?)\b",
-    r"\byou (?:must|should|have to|are to|will) (?:now|immediately|instead)\b|\byou are now\b"
-    r"|\bfrom now on\b|\b(?:new|updated|real) (?:instructions?|task|rules?)\b|\bsystem override\b",
-    r"(?:忽略|无视|忘记|忘掉|不要理会|跳过)[^\n。]{0,12}?(?:指令|指示|规则|提示|要求)|你现在必须|从现在开始|新的?指令",
-    r"\b(?:ignore[zr]?|oublie[zr]?)\b[^\n.]{0,40}?\b(?:instructions|consignes|règles)\b"
-    r"|\bvous devez maintenant\b|\btu dois maintenant\b|\bnouvelles instructions\b",
-    r"\b(?:ignora|olvida|ignore)\b[^\n.]{0,40}?\b(?:instrucciones|reglas|indicaciones)\b"
-    r"|\bahora debes\b|\ba partir de ahora\b|\bnuevas instrucciones\b",
-    r"\b(?:ignoriere|ignorieren sie|vergiss|vergessen sie)\b[^\n.]{0,40}?\b(?:anweisungen|regeln|vorgaben)\b"
-    r"|\bdu musst jetzt\b|\bsie müssen jetzt\b|\bab sofort\b|\bneue anweisungen\b"))
-_ROLE = "|".join((
-    r"(?:^|(?<=[\n.!?。]))[ \t>#*_<!\-]*(?:system|assistant|admin(?:istrator)?|developer|root|operator|instructions?"
-    r"|系统|管理员|助手|système|sistema)[ \t*_]*[:：]",
-    r"<\|[a-z_]{2,20}\|>|\[/?(?:system|admin|assistant|inst|sys|developer|instructions?|override)\]"
-    r"|<</?sys>>|</?(?:system|instructions?|admin)>",
-    r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant)[\"']"
-    r"|\b(?:system|admin|developer|administrator) (?:message|notice|note|instruction|override|command)s?\b"))
-_APPROVAL = "|".join((
-    r"\b(?:approved|approval|authori[sz]ed|authori[sz]ation|permission|consent|confirmed|clearance)"
-    r"[ \t\"']*[:=][ \t\"']*(?:yes|true|granted|given|approved|ok|confirmed|y|1)\b",
-    r"\b(?:pre-?approved|already approved|approved by|authori[sz]ed by|(?:has|have) (?:been )?"
-    r"(?:approved|authori[sz]ed)|approval (?:was |has been )?(?:granted|given))\b|\[(?:approved|authori[sz]ed)\]",
-    r"已批准|已授权|已经批准|审批通过|管理员已同意|\bapprouvé\b|\bautorisé\b|\baprobado\b|\bautorizado\b"
-    r"|\bgenehmigt\b|\bfreigegeben\b"))
-_JSON_CALL = r"[\"'](?:action|tool|tool_name|function|function_call|command|tool_call)[\"']\s*:\s*[\"'{]"
-_ADDRESSED = "|".join((
-    rf"\b(?:dear|hey|hi|hello|attention|note (?:to|for)|message (?:to|for)|instructions? (?:to|for)|to)"
-    rf"(?: the| all| any)? {_WHO}\b",
-    rf"\b{_WHO}\b[ \t]*(?:,|reading this|must|should|shall|needs? to|has to|will now"
-    rf"|(?:is|are) (?:required|instructed|asked|authori[sz]ed|expected) to)",
-    rf"\bif you are an? {_WHO}\b|\b(?:in|to|at the end of) your (?:answer|reply|response|final answer)\b",
-    r"(?:助手|人工智能|模型)[，,:：]|致(?:AI|助手)"))
+_WHO_WORDS = "ai ais assistant assistants agent agents model models bot bots chatbot chatbots llm llms gpt"
+
+
+def _cue(kind: str, pattern: str, words: str = "", pieces: tuple[str, ...] = ()) -> tuple:
+    """One cue: its kind, its pattern, and the words or pieces of text (lower case) without one of
+    which the pattern cannot match (so that a text holding none of them is not searched)."""
+    return kind, re.compile(pattern, re.I), frozenset(words.split()), pieces
+
+
+CUES: tuple[tuple[str, re.Pattern, frozenset, tuple[str, ...]], ...] = (
+    _cue("override", r"\b(?:ignore|disregard|forget|override|bypass|discard|skip)\b[^\n.]{0,40}?"
+         r"\b(?:instructions?|rules?|prompts?|guidelines?|directions?|directives?|polic(?:y|ies)"
+         r"|restrictions?)\b", "ignore disregard forget override bypass discard skip"),
+    _cue("override", r"\byou (?:must|should|have to|are to|will) (?:now|immediately|instead)\b|\byou are now\b"
+         r"|\bfrom now on\b|\b(?:new|updated|real) (?:instructions?|task|rules?)\b|\bsystem override\b",
+         "instruction instructions task rule rules",
+         ("you must", "you should", "you have to", "you are to", "you will", "you are now", "from now on",
+          "system override")),
+    _cue("override", r"(?:忽略|无视|忘记|忘掉|不要理会|跳过)[^\n。]{0,12}?(?:指令|指示|规则|提示|要求)"
+         r"|你现在必须|从现在开始|新的?指令", "",
+         ("忽略", "无视", "忘记", "忘掉", "不要理会", "跳过", "你现在必须", "从现在开始", "指令")),
+    _cue("override", r"\b(?:ignore[zr]?|oublie[zr]?)\b[^\n.]{0,40}?\b(?:instructions|consignes|règles)\b"
+         r"|\bvous devez maintenant\b|\btu dois maintenant\b|\bnouvelles instructions\b",
+         "ignore ignorez ignorer oublie oubliez oublier instructions"),
+    _cue("override", r"\b(?:ignora|olvida|ignore)\b[^\n.]{0,40}?\b(?:instrucciones|reglas|indicaciones)\b"
+         r"|\bahora debes\b|\ba partir de ahora\b|\bnuevas instrucciones\b",
+         "ignora olvida ignore ahora instrucciones"),
+    _cue("override", r"\b(?:ignoriere|ignorieren sie|vergiss|vergessen sie)\b[^\n.]{0,40}?"
+         r"\b(?:anweisungen|regeln|vorgaben)\b|\bdu musst jetzt\b|\bsie müssen jetzt\b|\bab sofort\b"
+         r"|\bneue anweisungen\b", "ignoriere ignorieren vergiss vergessen jetzt sofort anweisungen"),
+    _cue("role", r"(?:^|(?<=[\n.!?。]))[ \t>#*_<!\-]*(?:system|assistant|admin(?:istrator)?|developer|root"
+         r"|operator|instructions?|系统|管理员|助手|système|sistema)[ \t*_]*[:：]",
+         "system assistant admin administrator developer root operator instruction instructions "
+         "système sistema", ("系统", "管理员", "助手")),
+    _cue("role", r"<\|[a-z_]{2,20}\|>|<</?sys>>|</?(?:system|instructions?|admin)>", "", ("<|", "<<", "<")),
+    _cue("role", r"\[/?(?:system|admin|assistant|inst|sys|developer|instructions?|override)\]",
+         "system admin assistant inst sys developer instruction instructions override"),
+    _cue("role", r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant)[\"']"
+         r"|\b(?:system|admin|developer|administrator) (?:message|notice|note|instruction|override|command)s?\b",
+         "role system admin developer administrator"),
+    _cue("approval", r"\b(?:approved|approval|authori[sz]ed|authori[sz]ation|permission|consent|confirmed"
+         r"|clearance)[ \t\"']*[:=][ \t\"']*(?:yes|true|granted|given|approved|ok|confirmed|y|1)\b",
+         "approved approval authorized authorised authorization authorisation permission consent "
+         "confirmed clearance"),
+    _cue("approval", r"\b(?:pre-?approved|already approved|approved by|authori[sz]ed by|(?:has|have) (?:been )?"
+         r"(?:approved|authori[sz]ed)|approval (?:was |has been )?(?:granted|given))\b"
+         r"|\[(?:approved|authori[sz]ed)\]", "approved preapproved approval authorized authorised"),
+    _cue("approval", r"已批准|已授权|已经批准|审批通过|管理员已同意|\bapprouvé\b|\bautorisé\b|\baprobado\b"
+         r"|\bautorizado\b|\bgenehmigt\b|\bfreigegeben\b",
+         "approuvé autorisé aprobado autorizado genehmigt freigegeben",
+         ("已批准", "已授权", "已经批准", "审批通过", "管理员已同意")),
+    _cue("json", r"[\"'](?:action|tool|tool_name|function|function_call|command|tool_call)[\"']\s*:\s*[\"'{]",
+         "action tool function command"),
+    _cue("addressed", rf"\b(?:dear|hey|hi|hello|attention|note (?:to|for)|message (?:to|for)"
+         rf"|instructions? (?:to|for)|to)(?: the| all| any)? {_WHO}\b", _WHO_WORDS),
+    _cue("addressed", rf"\b{_WHO}\b[ \t]*(?:,|reading this|must|should|shall|needs? to|has to|will now"
+         rf"|(?:is|are) (?:required|instructed|asked|authori[sz]ed|expected) to)", _WHO_WORDS),
+    _cue("addressed", rf"\bif you are an? {_WHO}\b|\b(?:in|to|at the end of) your (?:answer|reply|response"
+         rf"|final answer)\b", f"{_WHO_WORDS} answer reply response"),
+    _cue("addressed", r"(?:助手|人工智能|模型)[，,:：]|致(?:AI|助手)", "", ("助手", "人工智能", "模型", "致")),
+)
+"""The cues that a text addresses the model, by kind (a command at a sentence's start is `_COMMAND_AT`)."""
+_WORD = re.compile(r"[^\W\d_]+")
 _COMMAND = "|".join((
     r"[\W_]*(?:(?:please|kindly|now|immediately|urgently)[\W_]+)*(?:call|run|execute|invoke|trigger"
     r"|delete|remove|erase|wipe|purge|drop|send|e-?mail|mail|forward|transfer|export|upload|leak|post"
@@ -113,10 +142,6 @@ _COMMAND = "|".join((
     r"[\W_]*(?:por favor[\W_]*)?(?:elimina|borra|envía|envia|manda|llama|ejecuta|reenvía)\b",
     r"[\W_]*(?:bitte[\W_]+)?(?:lösche|loesche|löschen sie|entferne|sende|schicke|rufe|führe|leite)\b"))
 
-CUES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(pattern, re.I)) for kind, pattern in (
-    ("override", _OVERRIDE), ("role", _ROLE), ("approval", _APPROVAL), ("json", _JSON_CALL),
-    ("addressed", _ADDRESSED)))
-"""The cues that a text addresses the model, by kind (a command at a sentence's start is `_COMMAND_AT`)."""
 _COMMAND_AT = re.compile(_COMMAND, re.I)
 SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？；]")
 PIECE_END = re.compile(r"[.!?](?=\s|$)|[。！？；\n]")
@@ -152,7 +177,11 @@ def spans(reading: str) -> Iterable[tuple[int, int, int, str]]:
     the same line are skipped: the first one's search covers them.
     """
     lines, seen = _Lines(reading), set()
-    for kind, pattern in CUES:
+    low = reading.lower()
+    words = set(_WORD.findall(low))
+    for kind, pattern, anchors, pieces in CUES:
+        if anchors.isdisjoint(words) and not any(piece in low for piece in pieces):
+            continue
         for match in pattern.finditer(reading):
             at = match.start()
             end = lines.end(at)
