@@ -62,6 +62,7 @@ def test_a_plain_request_is_answered_in_prose_by_every_persona(persona: str | No
         assert answer in content and response.choices[0].finish_reason == "stop"
         assert response.choices[0].message.tool_calls is None
         assert response.x_mock["quirks_fired"] == [] and response.x_mock["quirks_suppressed"] == []
+        assert response.x_mock["prompt_format"] == "plain"
 
 
 def test_the_default_persona_answers_a_chat_question_as_it_is_and_not_as_a_quirk() -> None:
@@ -113,6 +114,7 @@ def test_a_prompt_that_asks_for_react_keeps_the_persona_quirks() -> None:
                 {"role": "user", "content": f"Question: {CALC}"}]
     diligent = reply("diligent", messages)
     assert diligent.choices[0].message.content.startswith("Thought: ")
+    assert "prompt_format" not in diligent.x_mock
     assert diligent.x_mock["quirks_fired"] == ["fake_observation", "multi_action"]
     sloppy = [reply("sloppy", messages, seed=seed).x_mock["quirks_fired"] for seed in range(6)]
     assert any(sloppy)

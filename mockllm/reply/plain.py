@@ -4,16 +4,18 @@ A chat model answers "What is the capital of France?" with a sentence, not with 
 `Final Answer:` fields; the mock does too when nothing in the request asks for the fields:
 
 - no tool is offered (neither `tools=` nor a tool list in the prompt);
+- the prompt is not a DSPy adapter's (its `[[ ## field ## ]]` layout is a format of its own);
 - the prompt names none of the ReAct fields (`Thought:`, `Action:`, `Action Input:`,
   `Observation:`, `Final Answer:`, or their Chinese labels) and holds no format rule;
 - no earlier reply of the model is written in the ReAct fields, no corrective message was sent,
   and the last message does not leave a `Thought:` to complete.
 
-The reply is then the answer alone, as tool-call mode writes one. Earlier tool calls and their
-results (a framework's last request, sent without `tools=` so that the model answers) are read:
-the answer uses what the tools returned. A persona's quirks that act on the ReAct fields or on
-tool calls have nothing to act on and do not fire; those that write prose (the `tiny` persona's
-rambling, repeated or empty replies) still do (see docs/mock.md).
+The reply is then the answer alone, as tool-call mode writes one, and its explanation says
+`"prompt_format": "plain"`. Earlier tool calls and their results (a framework's last request,
+sent without `tools=` so that the model answers) are read: the answer uses what the tools
+returned. A persona's quirks that act on the ReAct fields or on tool calls have nothing to act on
+and do not fire; those that write prose (the `tiny` persona's rambling, repeated or empty
+replies) still do (see docs/mock.md).
 """
 from __future__ import annotations
 
@@ -41,8 +43,8 @@ def names_fields(prompt: str) -> bool:
 
 def plain_chat(conv: Conversation) -> bool:
     """Whether `conv` is a plain chat request: text mode, no tool, no ReAct format asked or used."""
-    return (conv.mode == "text" and not conv.tools and "format" not in conv.rules
-            and not conv.opening and not conv.corrections and not names_fields(conv.system)
+    return (conv.mode == "text" and conv.dspy is None and not conv.tools
+            and "format" not in conv.rules and not conv.opening and not conv.corrections and not names_fields(conv.system)
             and not any([names_fields(past.reply) for past in conv.steps]))
 
 

@@ -184,4 +184,6 @@ def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
                    "quirks_fired": run.fired, "quirks_suppressed": run.suppressed}
     if conv.dspy is not None:
         explanation["prompt_format"] = f"dspy-{conv.dspy.adapter}"
+    elif plain:
+        explanation["prompt_format"] = "plain"  # no tool, no format asked: a chat model's prose
     return built(Reply, content=out.content, tool_calls=tuple(out.tool_calls), explanation=explanation)
