@@ -194,3 +194,19 @@ def test_reading_a_dspy_prompt_takes_linear_time() -> None:
     t_small = best_seconds(lambda: read_dspy(small))
     t_big = best_seconds(lambda: read_dspy(big))
     assert t_big <= 32 * t_small + 0.010, (t_small, t_big)  # 16x the input: linear is 16x
+
+
+@pytest.mark.parametrize("persona", ["diligent", "sloppy"])
+def test_personas_answer_dspy_in_its_layout(persona: str) -> None:
+    """The default persona acts as a capable model on DSPy's prompt; sloppy's chatter around the
+    sections leaves them as ChatAdapter reads them."""
+    client = MockLLM(persona=persona)
+    first, _, extract = _calls("chat_react")
+    step = client.chat.completions.create(model="mock-react", messages=first["messages"])
+    fields = _parsed(step.choices[0].message.content, "chat")
+    assert (fields["next_tool_name"], fields["next_tool_args"]) == ("calculator", EXPRESSION)
+    (call,) = _calls("chat_predict")
+    answer = client.chat.completions.create(model="mock-react", messages=call["messages"])
+    assert _chat_fields(answer.choices[0].message.content)["answer"] == "66"
+    if persona == "diligent":
+        assert step.x_mock["quirks_fired"] == answer.x_mock["quirks_fired"] == []
