@@ -1,7 +1,17 @@
 """The prompt rules read by meaning: paraphrases in English and Chinese, held-out phrasings, near misses."""
 from __future__ import annotations
 
+import itertools
+
+import pytest
+
+from mockllm import MockLLM
+from mockllm.reading.rules import RULE_PHRASES
 from mockllm.reading.system_prompt import find_rules
+from solutions.agent import run_agent
+from solutions.prompt import PARTS, RULES, build_system_prompt, without
+from solutions.tools import BASIC_TOOLS, world_tools
+from timing import best_seconds
 
 # The lexicon is built from these: at least ten phrasings per rule, in English and Chinese.
 PARAPHRASES: dict[str, tuple[str, ...]] = {
@@ -126,7 +136,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
     ),
 }
 
-# Phrasings kept out of the lexicon's making: written before it, never tuned against.
+# Phrasings kept out of the lexicon's making: written before it. First reading: 27 of 30 (the
+# misses: two of final_not_tool, one of live_data); the lexicon was then widened for them.
 HELD_OUT: dict[str, tuple[str, ...]] = {
     "one_action": (
         "Only ever issue a single tool call in each of your messages.",
@@ -210,8 +221,9 @@ HELD_OUT_2: dict[str, tuple[str, ...]] = {
     ),
 }
 
-# A third held-out set, written after the second was measured (20 of 25) and before the lexicon
-# was changed for the second set's misses.
+# A third held-out set, written after the second was measured and before the lexicon changed for
+# the second set's misses. First reading: 20 of 25 (final_not_tool 4, stop_when_enough 2,
+# live_data 4); the lexicon was then widened for its misses.
 HELD_OUT_3: dict[str, tuple[str, ...]] = {
     "one_action": (
         "Each response should contain exactly one Action and its Action Input.",
@@ -250,8 +262,8 @@ HELD_OUT_3: dict[str, tuple[str, ...]] = {
     ),
 }
 
-# The last held-out set, written after the third was measured (20 of 25) and before the lexicon
-# was changed for the third set's misses. It is never tuned against: its misses stay misses.
+# The last held-out set, written after the third was measured and before the lexicon changed for
+# the third set's misses, and never tuned against. First reading: 25 of 25.
 HELD_OUT_4: dict[str, tuple[str, ...]] = {
     "one_action": (
         "Output a single Action per message.",
@@ -312,8 +324,118 @@ def test_near_misses_are_not_the_rule() -> None:
     assert wrong == []
 
 
-def test_held_out_phrasings_are_recognised() -> None:
+@pytest.mark.parametrize("held_out", [HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4],
+                         ids=["first", "second", "third", "last"])
+def test_held_out_phrasings_are_recognised(held_out: dict[str, tuple[str, ...]]) -> None:
     """Each held-out phrasing is read as its rule."""
-    missed = [(rule, text) for rule, texts in HELD_OUT.items() for text in texts
+    missed = [(rule, text) for rule, texts in held_out.items() for text in texts
               if rule not in find_rules(text)]
     assert missed == []
+
+
+def test_each_phrase_of_rule_phrases_is_its_rule() -> None:
+    """The plain phrasings the course uses are read as their rule and no other."""
+    for rule, phrases in RULE_PHRASES.items():
+        assert all(find_rules(phrase) == {rule} for phrase in phrases), rule
+
+
+def test_the_course_prompt_is_read_as_it_is_built() -> None:
+    """Every choice of the course's parts states exactly the rules it includes, no more."""
+    for k in range(len(PARTS) + 1):
+        for names in itertools.combinations(PARTS, k):
+            text = build_system_prompt(BASIC_TOOLS, names)
+            expected = {n for n in names if n in RULES or n in ("format", "example")}
+            assert set(find_rules(text)) == expected, names
+
+
+def test_a_wait_in_the_one_action_rule_is_not_the_no_observation_rule() -> None:
+    """'One Action per reply, then wait for the Observation' is one_action alone; the same wait
+    in a sentence of its own is no_observation."""
+    assert find_rules(PARTS["one_action"]) == {"one_action"}
+    assert find_rules("Wait for the Observation.") == {"no_observation"}
+
+
+WEATHER = "Will it rain in Beijing on 2025-03-15?"
+
+
+def _first_step(system_prompt: str):
+    """The first step of the course's agent, diligent persona, on the weather question."""
+    trace = run_agent(WEATHER, MockLLM(persona="diligent", seed=0), world_tools(), 5,
+                      system_prompt=system_prompt)
+    return trace.steps[0]
+
+
+@pytest.mark.parametrize("rule", ["Do not invent the tool's output.",
+                                  "Stop after Action Input and wait for the result.",
+                                  "Never make up an Observation yourself.",
+                                  "不要编造观察结果。"])
+def test_diligent_invents_no_observation_under_a_paraphrased_rule(rule: str) -> None:
+    """With the course's prompt minus its own rule, diligent invents an Observation; with the
+    rule in other words, it stops after its Action Input."""
+    bare = build_system_prompt(world_tools(), without("no_observation"))
+    invented = _first_step(bare)
+    assert "fake_observation" in invented.explanation["quirks_fired"]
+    made_up = invented.raw_reply.split("Observation:", 1)[1].split("\n", 1)[0].strip()
+    assert made_up and made_up != invented.observation  # it made up what the tool did not say
+    told = _first_step(f"{bare}\n\n{rule}")
+    assert "Observation:" not in told.raw_reply and told.action == "get_weather"
+    assert {"quirk": "fake_observation", "by": "no_observation"} in \
+        told.explanation["quirks_suppressed"]
+
+
+def test_an_unrecognised_rule_keeps_the_quirk() -> None:
+    """A statement the reader does not take as the rule leaves the quirk on, as before."""
+    bare = build_system_prompt(world_tools(), without("no_observation"))
+    step = _first_step(f"{bare}\n\nThe program adds the Observation.")
+    assert "fake_observation" in step.explanation["quirks_fired"]
+
+
+TUTORIAL = """Answer the user's question as well as you can. You can use these tools:
+{tools}
+
+Respond in this format:
+
+Thought: your reasoning about what to do
+Action: the name of the tool, one of [{names}]
+Action Input: a JSON object with the tool's arguments
+
+Guidelines:
+- Use one tool at a time.
+- Do not invent the tool's output: stop after Action Input and wait for the result.
+- Final Answer isn't an action; write it as `Final Answer: ...` on its own line.
+- Once you know the answer, stop calling tools.
+- Always use a tool for current information such as the date or the weather."""
+
+
+def test_a_prompt_in_its_own_words_gets_a_clean_run() -> None:
+    """A ReAct prompt worded as a tutorial would word it states every rule, and diligent runs clean."""
+    tools = world_tools()
+    prompt = TUTORIAL.format(tools="\n".join(f"- {t.name}: {t.description}" for t in tools),
+                             names=", ".join(t.name for t in tools))
+    assert find_rules(prompt) == set(RULES) | {"format"}
+    trace = run_agent(WEATHER, MockLLM(persona="diligent", seed=0), tools, 5, system_prompt=prompt)
+    assert trace.stop_reason == "answered"
+    assert all(step.explanation["quirks_fired"] == [] for step in trace.steps)
+    weather = trace.steps[0].observation.split(": ", 1)[1]  # the tool's words, after "Beijing <date>:"
+    assert weather in trace.final_answer
+
+
+HOSTILE = {
+    "one long sentence of negations": "never do not ",
+    "one long sentence of rule words": "do not write the observation until one action ",
+    "Chinese rule words without a stop": "不要编造观察结果每次只调用一个工具",
+    "repeated 'wait for the'": "wait for the ",
+    "words and no sentence end": "final answer is not ",
+    "apostrophes and hyphens": "don't-'s-",
+    "line breaks in wrapped prose": "stop when\nyou have\n",
+}
+
+
+@pytest.mark.parametrize("unit", list(HOSTILE.values()), ids=list(HOSTILE))
+def test_reading_rules_is_linear_in_the_prompt(unit: str) -> None:
+    """Sixteen times the text costs at most 32 times the time (above a small floor)."""
+    small, large = (PARTS["role"] + unit * (n // len(unit)) for n in (4_096, 65_536))
+    find_rules(small)
+    t_small = best_seconds(lambda: find_rules(small))
+    t_large = best_seconds(lambda: find_rules(large))
+    assert t_large <= 32 * t_small + 0.010, (t_small, t_large)
