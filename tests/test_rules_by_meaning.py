@@ -6,8 +6,7 @@ import itertools
 import pytest
 
 from mockllm import MockLLM
-from mockllm.reading.rules import RULE_PHRASES
-from mockllm.reading.system_prompt import find_rules
+from mockllm.reading.system_prompt import RULE_PHRASES, find_rules
 from solutions.agent import run_agent
 from solutions.prompt import PARTS, RULES, build_system_prompt, without
 from solutions.tools import BASIC_TOOLS, world_tools
