@@ -229,7 +229,7 @@ def test_the_limits_are_flags_with_the_documented_defaults() -> None:
         8, 10.0, 30.0, 5.0)
     doc = (Path(__file__).resolve().parents[1] / "docs" / "mock.md").read_text(encoding="utf-8")
     for flag, default in (("threads", 8), ("header-timeout", 10), ("body-timeout", 30),
-                          ("idle-timeout", 5)):
+                          ("idle-timeout", 5), ("offload-bytes", 1048576)):
         assert f"`--{flag}`" in doc and f"default {default}" in doc
     for bad in (["--header-timeout", "0"], ["--body-timeout", "nan"], ["--threads", "0"]):
         with pytest.raises(SystemExit):
@@ -262,3 +262,64 @@ def test_the_mock_answers_from_many_threads_as_from_one() -> None:
             assert [answer.body for answer in answers] == alone
     finally:
         sys.setswitchinterval(interval)
+
+
+# ---------------------------------------------------------------- large requests in a second process
+
+OPTIONS = {"persona": "diligent", "seed": 0, "failures": None}
+
+
+@pytest.fixture(scope="module")
+def offload() -> object:
+    """An Offload taking bodies of 10 kB and more; its process stopped after the tests."""
+    from mockllm.serve.offload import Offload
+
+    kept = Offload(OPTIONS, threshold=10_000)
+    yield kept
+    kept.close()
+
+
+def test_a_large_request_is_answered_in_the_second_process_with_the_same_bytes(offload) -> None:
+    import os
+
+    big = bench_server.large_body(50_000, "What is today's date?")
+    alone = Service(Sessions(OPTIONS, conversation_key)).handle("POST", "/v1/chat/completions", {}, big)
+    answered = Service(Sessions(OPTIONS, conversation_key), offload).handle(
+        "POST", "/v1/chat/completions", {}, big)
+    assert answered.status == 200 and answered.body == alone.body
+    assert offload._pool is not None and os.getpid() not in [p.pid for p in offload._pool._processes.values()]
+    small = json.dumps(SMALL).encode()
+    assert not offload.takes("/chat/completions", small)  # a small one stays in this process
+    assert not offload.takes("/responses", big)  # a Responses one reads the responses kept here
+
+
+def test_simulated_failures_keep_every_request_in_the_server_process() -> None:
+    from mockllm.serve.offload import Offload
+
+    counted = Offload({**OPTIONS, "failures": {1: "rate_limit"}}, threshold=10)
+    never = Offload(OPTIONS, threshold=0)
+    big = bench_server.large_body(50_000, "What is today's date?")
+    assert not counted.takes("/chat/completions", big) and not never.takes("/chat/completions", big)
+    assert counted._pool is None and never._pool is None
+
+
+def test_a_broken_second_process_is_answered_here_then_started_again(offload) -> None:
+    big = bench_server.large_body(50_000, "What is (17 + 5) * 3?")
+    service = Service(Sessions(OPTIONS, conversation_key), offload)
+    assert service.handle("POST", "/v1/chat/completions", {}, big).status == 200
+    for process in list(offload._pool._processes.values()):
+        process.kill()
+        process.join(GUARD_S)
+    assert json.loads(service.handle("POST", "/v1/chat/completions", {}, big).body)["choices"]
+    assert service.handle("POST", "/v1/chat/completions", {}, big).status == 200
+    assert offload._pool is not None  # started again
+
+
+def test_the_server_offloads_by_default_and_the_flag_turns_it_off() -> None:
+    from mockllm.serve.cli import build_parser
+    from mockllm.serve.limits import OFFLOAD_BYTES
+
+    assert build_parser().parse_args(["serve"]).offload_bytes == OFFLOAD_BYTES == 1024 * 1024
+    assert build_parser().parse_args(["serve", "--offload-bytes", "0"]).offload_bytes == 0
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--offload-bytes", "-1"])

@@ -29,7 +29,8 @@ import signal
 import socket
 import sys
 
-from mockllm.serve.limits import BODY_TIMEOUT, HEADER_TIMEOUT, IDLE_TIMEOUT, THREADS
+from mockllm.serve.limits import (BODY_TIMEOUT, HEADER_TIMEOUT, IDLE_TIMEOUT, OFFLOAD_BYTES,
+                                  THREADS)
 
 DEFAULT_PORT = 8000
 SWITCH_INTERVAL = 0.0005
@@ -77,6 +78,13 @@ def positive_int(text: str) -> int:
     return int(text)
 
 
+def non_negative_int(text: str) -> int:
+    """Read a count of 0 or more."""
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number, 0 or more, e.g. 1048576")
+    return int(text)
+
+
 def personas_text() -> str:
     """The `--help` paragraph that lists the personas, from the mock's persona table."""
     from mockllm.behaviour.personas import PERSONAS
@@ -107,6 +115,9 @@ def build_parser(version: str | None = None) -> argparse.ArgumentParser:
                        help="simulated failures per conversation, e.g. 3=rate_limit,5=timeout")
     serve.add_argument("--threads", type=positive_int, default=THREADS,
                        help=f"worker threads answering requests at once (default {THREADS})")
+    serve.add_argument("--offload-bytes", type=non_negative_int, default=OFFLOAD_BYTES,
+                       help="a chat completion at least this large is answered in a second "
+                            f"process, so small ones keep their pace; 0: never (default {OFFLOAD_BYTES})")
     serve.add_argument("--header-timeout", type=positive_seconds, default=HEADER_TIMEOUT,
                        help="seconds from a request's first byte to the end of its headers, "
                             f"else the connection is closed (default {HEADER_TIMEOUT:g})")
@@ -172,6 +183,7 @@ def serve(host: str, port: int, options: dict, limits: dict | None = None) -> in
     `limits` may hold threads, header_timeout, body_timeout and idle_timeout (the CLI's flags)."""
     from mockllm.serve.app import create_app
     from mockllm.serve.core import Service
+    from mockllm.serve.offload import Offload
     from mockllm.serve.sessions import Sessions, conversation_key
 
     # A thread deep in a large request holds the GIL until asked to let go, after the switch
@@ -181,7 +193,8 @@ def serve(host: str, port: int, options: dict, limits: dict | None = None) -> in
     sys.setswitchinterval(SWITCH_INTERVAL)
     limits = limits or {}
     app_limits = {key: limits[key] for key in ("body_timeout", "threads") if key in limits}
-    app = create_app(Service(Sessions(options, conversation_key)), **app_limits)
+    offload = Offload(options, limits.get("offload_bytes", OFFLOAD_BYTES))  # started when first needed
+    app = create_app(Service(Sessions(options, conversation_key), offload), **app_limits)
     server = build_server(app, limits.get("header_timeout"),
                           limits.get("idle_timeout", IDLE_TIMEOUT))
     # uvicorn stops gracefully on a signal, then re-raises it to the handler it found. This
@@ -197,6 +210,7 @@ def serve(host: str, port: int, options: dict, limits: dict | None = None) -> in
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         sock.close()
+        offload.close()
     return 0
 
 
@@ -221,7 +235,8 @@ def main(argv: list[str] | None = None, version: str | None = None) -> int:
     persona = None if args.persona == "none" else args.persona
     options = {"persona": persona, "seed": args.seed, "failures": args.failures}
     try:
-        limits = {"threads": args.threads, "header_timeout": args.header_timeout,
+        limits = {"threads": args.threads, "offload_bytes": args.offload_bytes,
+                  "header_timeout": args.header_timeout,
                   "body_timeout": args.body_timeout, "idle_timeout": args.idle_timeout}
         return serve(args.host, args.port, options, limits)
     except (ValueError, TypeError, OSError) as error:  # a bad --persona, a port in use, ...

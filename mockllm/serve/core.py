@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import Protocol
 
 from mockllm.protocol.responses_input import opening
 from mockllm.serve.answer import (SSE, Answer, bad_request, dumps, error_answer, json_answer)
@@ -38,11 +39,22 @@ SERVED = ("POST /v1/chat/completions, POST /v1/responses, GET /v1/models and "
 _DONE = b"data: [DONE]\n\n"
 
 
-class Service:
-    """Answers HTTP requests with the MockLLMs of `sessions`."""
+class Offloader(Protocol):
+    """Where large requests may be answered instead (`offload.Offload`, a second process)."""
 
-    def __init__(self, sessions: Sessions) -> None:
+    def takes(self, route: str, body: bytes) -> bool:
+        """Whether the request of `route` with `body` goes there."""
+
+    def answer(self, headers: Mapping, body: bytes) -> Answer | None:
+        """Its Answer, or None when it cannot answer (the Service answers it itself)."""
+
+
+class Service:
+    """Answers HTTP requests with the MockLLMs of `sessions`, large ones through `offload` if given."""
+
+    def __init__(self, sessions: Sessions, offload: Offloader | None = None) -> None:
         self.sessions = sessions
+        self.offload = offload
 
     def handle(self, method: str, path: str, headers: Mapping, body: bytes) -> Answer:
         """Route one request and answer it; never raises."""
@@ -59,6 +71,10 @@ class Service:
             return self._model(route[len("/models/"):])
         if len(body) > MAX_BODY:
             return too_large()
+        if self.offload is not None and self.offload.takes(route, body):
+            answer = self.offload.answer(headers, body)
+            if answer is not None:
+                return answer
         return self.complete(headers, body, route == "/responses")
 
     def complete(self, headers: Mapping, body: bytes, responses: bool = False) -> Answer:

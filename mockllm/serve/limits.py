@@ -10,5 +10,7 @@ IDLE_TIMEOUT = 5.0
 """Seconds a connection may wait with no request under way (uvicorn's keep-alive default)."""
 THREADS = 8
 """Worker threads answering requests at once; more wait for a free one."""
+OFFLOAD_BYTES = 1024 * 1024
+"""A chat completion body at least this large is answered in a second process (0: never)."""
 TIMEOUT_HOLD_LIMIT = 30.0
 """The longest client read timeout a simulated timeout waits out (longer: HTTP 408 at once)."""
