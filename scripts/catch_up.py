@@ -93,6 +93,7 @@ def catch_up(lessons: Path, solutions: Path, ws: Path, lesson: str, first: str =
         done.written.append(path)
     copy = Path(ws) / target.name
     if not copy.exists():
+        Path(ws).mkdir(parents=True, exist_ok=True)
         try:
             workspace.copy_new(target, copy)
             done.copied = copy

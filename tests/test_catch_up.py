@@ -76,6 +76,8 @@ def test_the_lesson_to_start_is_copied_when_missing_and_from_limits_what_is_solv
     assert done.copied == ws / _lesson("03").name
     assert done.copied.read_bytes() == _lesson("03").read_bytes()
     assert sorted(p.name[:2] for p in ws.glob("*.ipynb")) == ["02", "03"]
+    first = catch_up.catch_up(LESSONS, SOLUTIONS, tmp_path / "new", "00")  # nothing before it
+    assert first.written == [] and first.copied == tmp_path / "new" / _lesson("00").name
 
 
 def _code(nb: dict) -> list[str]:
