@@ -2,8 +2,8 @@
 
 The prompts in tests/data/dspy_*.json are the requests DSPy 3.4.1 sent (recorded from
 `dspy.LM.history`; dspy_typed_fields.json from `Adapter.format`). No dspy is needed here: each
-reply is parsed as DSPy's adapters parse it (a `[[ ## name ## ]]` header opens a section; JSONAdapter
-reads one JSON object) and checked against the fields the prompt asks for.
+reply is parsed as DSPy's adapters parse it (a `[[ ## name ## ]]` header opens a section;
+JSONAdapter reads one JSON object) and checked against the fields the prompt asks for.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from openai.types.chat import ChatCompletion as SDKCompletion
 from timing import best_seconds
 
 from mockllm import MockLLM
-from mockllm.reading.dspy_format import COMPLETED, FINISH, course_request, read_dspy
+from mockllm.reading.dspy_format import COMPLETED, FINISH, REACT_FIELDS, course_request, read_dspy
 
 DATA = Path(__file__).parent / "data"
 HEADER = re.compile(r"\[\[ ## (\w+) ## \]\]")
@@ -35,7 +35,7 @@ def _typed(adapter: str) -> list[dict]:
 
 
 def _reply(messages: list[dict], **params: object) -> SDKCompletion:
-    """The mock's answer (no quirks), validated as the SDK's own type (`x_mock` kept as an extra)."""
+    """The mock's answer (no quirks), validated as the SDK's own type (`x_mock` an extra)."""
     response = MockLLM(persona=None).chat.completions.create(model="mock-react", messages=messages,
                                                              **params)
     return SDKCompletion.model_validate(response.model_dump())
@@ -98,7 +98,7 @@ def test_predict_answers_the_int_field_with_the_result(adapter: str) -> None:
 def test_react_calls_the_calculator_then_finish_then_extracts_the_answer(adapter: str) -> None:
     first, second, extract = _calls(f"{adapter}_react")
     step = _parsed(_reply(first["messages"]).choices[0].message.content, adapter)
-    assert list(step) == _asked(first["messages"]) == ["next_thought", "next_tool_name", "next_tool_args"]
+    assert list(step) == _asked(first["messages"]) == list(REACT_FIELDS)
     assert (step["next_tool_name"], step["next_tool_args"]) == ("calculator", EXPRESSION)
     assert step["next_thought"]
     done = _parsed(_reply(second["messages"]).choices[0].message.content, adapter)
@@ -115,7 +115,7 @@ def test_every_output_type_gets_a_value_of_its_type(adapter: str) -> None:
     assert list(fields) == _asked(messages)
     assert fields["answer"] == 66 and "66" in fields["reasoning"]
     assert isinstance(fields["confidence"], float) and 0 <= fields["confidence"] <= 1
-    assert isinstance(fields["is_even"], bool) if adapter == "json" else fields["is_even"] in ("True", "False")
+    assert fields["is_even"] in ((True, False) if adapter == "json" else ("True", "False"))
     assert fields["size"] in ("small", "large")
     assert isinstance(fields["steps"], list) and all(isinstance(s, str) for s in fields["steps"])
 
@@ -126,7 +126,8 @@ def test_the_react_prompt_is_read_as_a_tool_calling_request() -> None:
     assert prompt is not None and prompt.adapter == "chat" and prompt.is_react_step
     assert prompt.question == QUESTION
     assert [t["function"]["name"] for t in prompt.tools] == ["calculator"]
-    assert prompt.tools[0]["function"]["parameters"]["properties"] == {"expression": {"type": "string"}}
+    parameters = prompt.tools[0]["function"]["parameters"]
+    assert parameters["properties"] == {"expression": {"type": "string"}}
     assert [(s.tool_name, s.tool_args, s.observation) for s in prompt.steps] == [
         ("calculator", EXPRESSION, "66")]
     messages, tools = course_request(prompt)
@@ -142,7 +143,7 @@ def test_json_adapter_reply_fits_dspy_structured_outputs_schema() -> None:
     import jsonschema
 
     data = json.loads((DATA / "dspy_json_predict.json").read_text(encoding="utf-8"))
-    response_format = data["structured_outputs"]  # what JSONAdapter sends a model that takes schemas
+    response_format = data["structured_outputs"]  # what JSONAdapter sends a schema-taking model
     response = _reply(data["calls"][0]["messages"], response_format=response_format)
     value = json.loads(response.choices[0].message.content)
     jsonschema.validate(value, response_format["json_schema"]["schema"])
@@ -158,11 +159,13 @@ def test_json_adapter_reply_in_json_object_mode() -> None:
 
 
 @pytest.mark.parametrize("messages", [
-    [{"role": "system", "content": "You are a helpful assistant."}, {"role": "user", "content": QUESTION}],
+    [{"role": "system", "content": "You are a helpful assistant."},
+     {"role": "user", "content": QUESTION}],
     [{"role": "user", "content": "Your input fields are: none. [[ ## completed ## ]]"}],
-    [{"role": "system", "content": "Your input fields are:\n1. `q` (str):\nYour output fields are:\n"
-                                   "1. `a` (str):\nAll interactions will be structured in the following "
-                                   "way, with the appropriate values filled in.\n\n<q>\n{q}\n</q>"}],
+    [{"role": "system",  # another adapter's layout (XML)
+      "content": "Your input fields are:\n1. `q` (str):\nYour output fields are:\n1. `a` (str):\n"
+                 "All interactions will be structured in the following way, with the appropriate "
+                 "values filled in.\n\n<q>\n{q}\n</q>"}],
     [], "not a list",
 ])
 def test_other_prompts_are_not_read_as_dspy(messages: object) -> None:
@@ -175,7 +178,7 @@ def test_odd_dspy_prompts_are_read_leniently() -> None:
     assert read_dspy([system]).inputs == ()  # no user message yet
     assert _parsed(_reply([system]).choices[0].message.content, "chat").keys() == {"answer"}
     _, second, _ = _calls("chat_react")
-    broken = second["messages"][1]["content"].replace('{"expression": "(17 + 5) * 3"}', '{"expression": ')
+    broken = second["messages"][1]["content"].replace(json.dumps(EXPRESSION), '{"expression": ')
     prompt = read_dspy([second["messages"][0], {"role": "user", "content": broken}])
     assert prompt.steps[0].tool_args == {}  # arguments that do not parse: none
 

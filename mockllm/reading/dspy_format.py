@@ -94,7 +94,7 @@ class DspyPrompt:
 
     @property
     def is_react_step(self) -> bool:
-        """Whether the prompt asks for a ReAct step (next_thought, next_tool_name, next_tool_args)."""
+        """Whether the prompt asks for a ReAct step (the three `REACT_FIELDS`)."""
         return all(any(f.name == name for f in self.outputs) for name in REACT_FIELDS)
 
     @property
@@ -276,10 +276,12 @@ def _tools(objective: str) -> tuple[dict, ...]:
         arguments = _arguments(line[takes + len(_TAKES):].rstrip("."))
         if not name or name == FINISH or " " in name:
             continue
-        properties = {key: value if isinstance(value, dict) else {} for key, value in arguments.items()}
+        properties = {key: value if isinstance(value, dict) else {}
+                      for key, value in arguments.items()}
         tools.append({"type": "function", "function": {
             "name": name, "description": desc.strip(),
-            "parameters": {"type": "object", "properties": properties, "required": list(properties)}}})
+            "parameters": {"type": "object", "properties": properties,
+                           "required": list(properties)}}})
     return tuple(tools)
 
 
@@ -294,9 +296,10 @@ def course_request(prompt: DspyPrompt) -> tuple[list[dict], list[dict] | None]:
         if step.tool_name == FINISH or not step.tool_name:
             continue
         call_id = f"call_dspy_{index}"
+        arguments = json.dumps(step.tool_args, ensure_ascii=False)
         messages.append({"role": "assistant", "content": step.thought or None, "tool_calls": [
-            {"id": call_id, "type": "function", "function": {
-                "name": step.tool_name, "arguments": json.dumps(step.tool_args, ensure_ascii=False)}}]})
+            {"id": call_id, "type": "function",
+             "function": {"name": step.tool_name, "arguments": arguments}}]})
         messages.append({"role": "tool", "tool_call_id": call_id, "content": step.observation})
         properties = called.setdefault(step.tool_name, {})
         properties.update({key: {} for key in step.tool_args})

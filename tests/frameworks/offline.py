@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Iterator
 
 OFFLINE = {
-    "OTEL_SDK_DISABLED": "true",                # OpenTelemetry (pydantic-ai via logfire-api, litellm, crewAI)
+    "OTEL_SDK_DISABLED": "true",                # OpenTelemetry (pydantic-ai, litellm, crewAI)
     "LANGCHAIN_TRACING_V2": "false",            # LangSmith tracing
     "LANGSMITH_TRACING": "false",
     "OPENAI_AGENTS_DISABLE_TRACING": "1",       # openai-agents' trace export to the OpenAI API

@@ -21,7 +21,8 @@ class Answer(BaseModel):
     answer: int
 
 
-JSON_QUESTION = f"{QUESTION} Reply in JSON that follows this schema: {json.dumps(Answer.model_json_schema())}"
+JSON_QUESTION = (f"{QUESTION} Reply in JSON that follows this schema: "
+                 f"{json.dumps(Answer.model_json_schema())}")
 """json_object mode sends no schema: the prompt shows it (and the API wants the word JSON)."""
 
 
@@ -72,7 +73,8 @@ def _autogen_client(server_url: str) -> object:
 
 def test_autogen_assistant_with_a_tool_and_structured_output(server_url: str) -> None:
     from autogen_agentchat.agents import AssistantAgent
-    from autogen_agentchat.messages import StructuredMessage, ToolCallExecutionEvent, ToolCallRequestEvent
+    from autogen_agentchat.messages import (StructuredMessage, ToolCallExecutionEvent,
+                                            ToolCallRequestEvent)
     from autogen_core.tools import FunctionTool
 
     client = _autogen_client(server_url)

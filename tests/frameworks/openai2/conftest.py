@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/frameworks: offline, agent_task
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # offline.py, agent_task.py
 
 from offline import go_offline, served  # noqa: E402
 

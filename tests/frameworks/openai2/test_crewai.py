@@ -23,7 +23,7 @@ def test_crewai_agent_with_a_calculator_tool(server_url: str) -> None:
 
     @tool("calculator")
     def crew_calculator(expression: str) -> str:
-        """Evaluate an arithmetic expression with numbers, + - * / and parentheses, e.g. 2 * (3 + 4)."""
+        """Evaluate an arithmetic expression: numbers, + - * / and parentheses, e.g. 2 * (3 + 4)."""
         calls.append(("calculator", {"expression": expression}))
         return calculator(expression)
 
