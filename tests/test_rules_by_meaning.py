@@ -351,6 +351,7 @@ def test_a_wait_in_the_one_action_rule_is_not_the_no_observation_rule() -> None:
     """'One Action per reply, then wait for the Observation' is one_action alone; the same wait
     in a sentence of its own is no_observation."""
     assert find_rules(PARTS["one_action"]) == {"one_action"}
+    assert find_rules(f"Only one Action. {PARTS['one_action']}") == {"one_action"}
     assert find_rules("Wait for the Observation.") == {"no_observation"}
 
 

@@ -138,8 +138,6 @@ def _within(sorted_places: list[int], lo: int, hi: int) -> bool:
 
 def _holds(form: tuple[Step, ...], found: _Found) -> bool:
     """True when the chain of groups of `form` runs through the sentence."""
-    if any(step.group not in found.spans for step in form):
-        return False
     first = form[0]
     return any(not (first.positive and found.negated(start, end)) and _chain(form, 1, end, found)
                for start, end in found.spans.get(first.group, ()))
@@ -156,15 +154,21 @@ def _chain(form: tuple[Step, ...], k: int, end: int, found: _Found) -> bool:
                for start, stop in found.near(step.group, end, end + 2 * step.gap))
 
 
+_NEEDS = [(rule, form, frozenset(step.group for step in form))
+          for rule, forms in [*FORMS.items(), ("wait", WAIT_FORMS)] for form in forms]
+"""Each form with its rule ("wait" for WAIT_FORMS) and the groups it needs in a sentence."""
+
+
 def read_rules(text: str) -> frozenset[str]:
     """The rule ids (one_action, no_observation, ...) that some sentence of `text` states."""
     rules: set[str] = set()
     for tokens in sentences(text):
         found = _Found(tokens)
-        if not found.spans:
-            continue
-        here = {rule for rule, forms in FORMS.items() if any(_holds(f, found) for f in forms)}
-        if "one_action" not in here and any(_holds(f, found) for f in WAIT_FORMS):
+        present = found.spans.keys()
+        here = {rule for rule, form, needs in _NEEDS
+                if needs <= present and (rule not in rules or rule == "one_action")
+                and _holds(form, found)}  # one_action: a wait in its sentence is not the rule
+        if "wait" in here and "one_action" not in here:
             here.add("no_observation")
-        rules |= here
+        rules |= here - {"wait"}
     return frozenset(rules)
