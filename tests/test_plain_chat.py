@@ -332,3 +332,17 @@ def test_no_quirk_writes_a_tool_call_where_no_tool_is_offered() -> None:
         assert out.tool_calls == () and "identical_reply" not in out.explanation["quirks_fired"]
         response = reply("tiny", AFTER_CALL, seed=seed)
         assert response.choices[0].message.tool_calls is None
+
+
+def test_a_chat_answers_its_latest_question() -> None:
+    chat = [{"role": "user", "content": CAPITAL},
+            {"role": "assistant", "content": "The capital of France is Paris."},
+            {"role": "user", "content": CALC}]
+    for persona in (None, "diligent", "sloppy"):
+        response = reply(persona, chat)
+        assert response.choices[0].message.content == "(17 + 5) * 3 = 66"
+        assert response.x_mock["family"] == "arithmetic" and response.x_mock["step"] == 2
+    echoed = [respond(read_conversation(chat), persona=None, seed=0, quirks={"echo_question": [2]})]
+    assert echoed[0].content.count("(17 + 5) * 3") == 1 and "France" not in echoed[0].content
+    chinese = reply(None, [*chat[:2], {"role": "user", "content": "Question: 今天几号？"}])
+    assert chinese.x_mock["family"] == "date_today" and "今天" in chinese.choices[0].message.content

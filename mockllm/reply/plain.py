@@ -10,8 +10,8 @@ A chat model answers "What is the capital of France?" with a sentence, not with 
 - no earlier reply of the model is written in the ReAct fields, no corrective message was sent,
   and the last message does not leave a `Thought:` to complete.
 
-The reply is then the answer alone, as tool-call mode writes one, and its explanation says
-`"prompt_format": "plain"`. Earlier tool calls and their results (a framework's last request,
+The reply is then the answer to the latest user message alone, as tool-call mode writes one, and
+its explanation says `"prompt_format": "plain"`. Earlier tool calls and their results (a framework's last request,
 sent without `tools=` so that the model answers) are read: the answer uses what the tools
 returned. A persona's quirks that act on the ReAct fields or on tool calls have nothing to act on
 and do not fire; those that write prose (the `tiny` persona's rambling, repeated or empty
@@ -25,9 +25,9 @@ from functools import lru_cache
 
 from mockllm.brain.context import Move
 from mockllm.brain.policy import decide
-from mockllm.reading.conversation import Conversation, ToolSpec
+from mockllm.reading.conversation import Conversation, ToolSpec, _read_question
 
-__all__ = ["plain_chat", "plain_move", "names_fields"]
+__all__ = ["plain_chat", "plain_move", "latest_question", "names_fields"]
 
 _FIELD = re.compile(r"\b(?:thought|action(?:[ _]input)?|observation|final[ _]answer)[ \t]*+[:：]"
                     r"|(?:思考|行动|观察|最终答案)[ \t]*+[:：]", re.I)
@@ -57,8 +57,19 @@ def called_tools(conv: Conversation) -> tuple[ToolSpec, ...]:
     return tuple(called.values())
 
 
+def latest_question(conv: Conversation) -> Conversation:
+    """The conversation as a chat model reads it: a user message after the model's last prose
+    reply is the question now (the reading keeps the first one, the task of an agent's run)."""
+    last = conv.steps[-1] if conv.steps else None
+    if last is None or last.action is not None or not last.observation:
+        return conv
+    question, language = _read_question(last.observation)
+    return replace(conv, question=question, language=language, steps=conv.steps[:-1])
+
+
 def plain_move(conv: Conversation, guesses: bool) -> Move:
-    """The answer to a plain chat request, from what the tools called earlier returned.
+    """The answer to a plain chat request (read by `latest_question`), from what the tools called
+    earlier returned.
 
     No tool is offered now, so a move that would call one more is replaced by the answer the
     model gives without tools.

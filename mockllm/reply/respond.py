@@ -21,7 +21,7 @@ from mockllm.reading.conversation import Conversation
 from mockllm.reading.history import built
 from mockllm.reading.recent import Recent
 from mockllm.reply.dspy_render import render_dspy
-from mockllm.reply.plain import plain_chat, plain_move
+from mockllm.reply.plain import latest_question, plain_chat, plain_move
 from mockllm.reply.render import render_text, render_tool_calls
 from mockllm.behaviour.triggers import Always, Otherwise
 
@@ -170,6 +170,8 @@ def respond(conv: Conversation, *, persona: str | None, seed: int = 0,
     entries = spec.entries if constant else active_entries(spec, quirks)
     guesses = spec.guesses if spec else False
     plain = plain_chat(conv)
+    if plain:  # a chat model answers the latest user message
+        conv = latest_question(conv)
     brain = plain_move(conv, guesses) if plain else decide(conv, guesses=guesses)
     run = _Run(conv, seed, persona, float(temperature or 0.0), plain)
     moves, texts, fallback = _levels(entries, constant)
