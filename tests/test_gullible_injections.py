@@ -134,3 +134,14 @@ def test_reading_takes_linear_time(pattern: str) -> None:
     seconds = [best_seconds(lambda text=text: find(text, offered), setup=injection._READ.clear)
                for text in (small, large)]
     assert seconds[1] <= 32 * seconds[0] + 0.02, seconds  # linear is 16 times, quadratic 256
+
+
+def test_a_cue_is_searched_whenever_its_pattern_can_match() -> None:
+    from mockllm.behaviour.injection_cues import _WORD, CUES, readings
+
+    texts = [item.text for item in INJECTIONS] + list(BENIGN)
+    for reading in (r for text in texts for r in readings(f"{text} {text.upper()}")):
+        low, words = reading.lower(), set(_WORD.findall(reading.lower()))
+        for kind, pattern, anchors, pieces in CUES:
+            if pattern.search(reading):
+                assert anchors & words or any(p in low for p in pieces), (kind, pattern.pattern, reading)
