@@ -1,4 +1,5 @@
-"""The set-up: one place for pins, environment.yml in step, the commands the README promises."""
+"""The set-up: one place for pins, environment.yml and Binder's requirements in step, the commands
+the README promises."""
 from __future__ import annotations
 
 import re
@@ -32,18 +33,31 @@ def test_distribution_is_not_called_mockllm() -> None:
     assert _pyproject()["project"]["name"] != "mockllm"
 
 
-def test_environment_yml_matches_pyproject() -> None:
+def _assert_pins_match(listed: list[str], name: str, *extras: str) -> None:
+    """The requirements `listed` in the file `name` (the course itself, `-e .`, left out) pin exactly
+    pyproject.toml's dependencies and those of its `extras`."""
     project = _pyproject()["project"]
-    extras = project["optional-dependencies"]
-    wanted = _pins(project["dependencies"] + extras["test"] + extras["ui"])
+    wanted = _pins(project["dependencies"] + [req for extra in extras for req in project["optional-dependencies"][extra]])
+    listed = _pins([p for p in listed if not p.startswith("-e")])
+    assert listed == wanted, (
+        f"{name} and pyproject.toml disagree; "
+        f"only in pyproject: {sorted(set(wanted.items()) - set(listed.items()))}, "
+        f"only in {name}: {sorted(set(listed.items()) - set(wanted.items()))}"
+    )
+
+
+def test_environment_yml_matches_pyproject() -> None:
     env = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
     pip_section = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
-    listed = _pins([p for p in pip_section if not p.startswith("-e")])
-    assert listed == wanted, (
-        "environment.yml and pyproject.toml disagree; "
-        f"only in pyproject: {sorted(set(wanted.items()) - set(listed.items()))}, "
-        f"only in environment.yml: {sorted(set(listed.items()) - set(wanted.items()))}"
-    )
+    _assert_pins_match(pip_section, "environment.yml", "test", "ui")
+
+
+def test_binder_requirements_match_pyproject() -> None:
+    """Binder installs what `make setup` installs: the course's pins and its test tools'."""
+    lines = (ROOT / "binder" / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    requirements = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    assert "-e ." in requirements, "binder/requirements.txt must install the course itself (-e .)"
+    _assert_pins_match(requirements, "binder/requirements.txt", "test")
 
 
 def test_python_floor_matches() -> None:
@@ -90,8 +104,12 @@ def test_readme_starts_with_the_learners_path() -> None:
     assert places == sorted(places), "README.md: the learner's path comes first, the internals last"
 
 
+LINKED_DOCS = ("README.md", "docs/mock.md", "docs/instructors.md")
+"""The documents whose relative links must resolve."""
+
+
 def test_readme_links_resolve_and_map_every_lesson() -> None:
-    for doc in (ROOT / "README.md", ROOT / "docs" / "mock.md"):
+    for doc in (ROOT / name for name in LINKED_DOCS):
         text = doc.read_text(encoding="utf-8")
         for target in re.findall(r"\]\(([^)\s]+)\)", text):
             if not re.match(r"https?://|#", target):
