@@ -10,7 +10,7 @@ from openai.types.chat import ChatCompletion as SDKCompletion
 
 from mockllm import MockLLM
 from mockllm.protocol.formats import react_fields
-from mockllm.protocol.schema_values import Facts, build
+from mockllm.reply.schema_values import Facts, build
 
 QUESTION = "What is (17 + 5) * 3? Reply in JSON."
 SYSTEM = ("Tools:\n- calculator: arithmetic, e.g. {\"expression\": \"2 * 3\"}\n"

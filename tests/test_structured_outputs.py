@@ -297,3 +297,29 @@ def test_a_prompt_that_only_mentions_json_is_answered_as_before() -> None:
         response = MockLLM(persona="diligent").chat.completions.create(model="mock-react", messages=messages)
         assert not response.choices[0].message.content.startswith("```json"), messages
         assert not any("code block" in note for note in response.x_mock.get("adjusted", [])), messages
+
+
+def test_a_json_object_key_named_in_prose_holds_the_answer_as_a_number_when_it_is_one() -> None:
+    for question, expected in ((QUESTION, 66), ("What is the capital of France?", str)):
+        messages = [{"role": "system", "content": "Reply in JSON with the key `answer`."},
+                    {"role": "user", "content": question}]
+        response = MockLLM(persona="diligent").chat.completions.create(
+            model="mock-react", messages=messages, response_format={"type": "json_object"})
+        value = json.loads(response.choices[0].message.content)["answer"]
+        assert value == expected if expected is not str else isinstance(value, str) and value, value
+
+
+def test_a_one_word_response_model_about_arithmetic_is_filled_from_the_answer() -> None:
+    """`Answer`, 'The answer to an arithmetic question.': a response model, not a calculator."""
+    import openai
+
+    class Answer(BaseModel):
+        """The answer to an arithmetic question."""
+
+        answer: int
+
+    tool = openai.pydantic_function_tool(Answer)
+    response = MockLLM(persona="diligent").chat.completions.create(
+        model="mock-react", messages=[{"role": "user", "content": QUESTION}], tools=[tool],
+        tool_choice={"type": "function", "function": {"name": "Answer"}})
+    assert json.loads(response.choices[0].message.tool_calls[0].function.arguments) == {"answer": 66}

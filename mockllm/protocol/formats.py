@@ -8,7 +8,7 @@
   and instructor's format instructions), else the last JSON example object, else the keys they
   name ("with keys `answer` and `confidence`", "fields: a, b"); else `{"answer": ...}`.
 - `{"type": "json_schema", "json_schema": {"name", "schema", "strict", "description"}}`: content
-  valid against the schema, built by `mockllm.protocol.schema_values` from the final answer, the
+  valid against the schema, built by `mockllm.reply.schema_values` from the final answer, the
   question and the ReAct fields. The schema must be a valid JSON Schema (checked with
   `jsonschema`, Draft 2020-12 unless it names its `$schema`; imported only then); with
   `strict: true` it must also follow the API's strict rules (every object has
@@ -181,12 +181,17 @@ def _schema_of(example: object) -> dict:
 
 
 def _schema_of_name(key: str) -> dict:
-    """The schema a named key suggests: a confidence is a number, `is_...` a boolean, else text."""
+    """The schema a named key suggests: a confidence is a number, `is_...` a boolean, an answer a
+    number when the answer is one (else text), anything else text."""
     low = key.lower()
     if low in ("confidence", "probability", "certainty", "likelihood"):
         return {"type": "number", "minimum": 0, "maximum": 1}
     if low.startswith(("is_", "has_", "can_", "should_")):
         return {"type": "boolean"}
+    from mockllm.reply.schema_values import ANSWER_NAMES
+
+    if low in ANSWER_NAMES:
+        return {"type": ["number", "string"]}
     return {"type": "string"}
 
 
@@ -254,7 +259,7 @@ def _action_input(text: str) -> object:
 
 def facts_of(content: str, question: str, today: str) -> object:
     """The Facts a formatted reply is built from: the answer text and the ReAct fields."""
-    from mockllm.protocol.schema_values import Facts
+    from mockllm.reply.schema_values import Facts
 
     fields = react_fields(content)
     answer = fields.get("final_answer") or (content.strip() if not fields else fields.get("thought", ""))
@@ -268,7 +273,7 @@ def formatted(response_format: dict, content: str, question: str, today: str) ->
     """(the content written in the format, a note for x_mock saying what was done)."""
     import json
 
-    from mockllm.protocol.schema_values import build
+    from mockllm.reply.schema_values import build
 
     facts = facts_of(content, question, today)
     if response_format["type"] == "json_object":

@@ -11,7 +11,7 @@ The model (the brain and the persona) decides as usual; this step then makes the
   `"tool_calls"`, and so does the mock;
 - `parallel_tool_calls=False`: at most one call (the first).
 Each change is said in `x_mock["adjusted"]`. Arguments are built deterministically by
-`mockllm.protocol.schema_values`: for a tool of no kind the world knows (a response model, as
+`mockllm.reply.schema_values`: for a tool of no kind the world knows (a response model, as
 instructor's and langchain's structured outputs send), from the model's answer when it answered
 instead of calling (its `answer` is the computed result); else from the question.
 """
@@ -56,7 +56,7 @@ def forced_call(tool: dict, question: str, today: str, content: str | None = Non
     import json
 
     from mockllm.protocol.formats import facts_of
-    from mockllm.protocol.schema_values import Facts, build
+    from mockllm.reply.schema_values import Facts, build
 
     function = tool["function"]
     schema = function.get("parameters") or {"type": "object", "properties": {}}

@@ -272,4 +272,4 @@ def read_conversation(messages: list, tools: list | None = None,
         last_correction=h.last_kind if opened and h.last in ("user", "tool") else None,
         step=1 + (h.assistants if h is not None else 0), final_marker=marker,
         input_style=style, opening=opening if specs is None else "",
-        forced=_forced(tool_choice, tools))
+        forced=_forced(tool_choice, tools), dspy=None)

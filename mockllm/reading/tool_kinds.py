@@ -59,16 +59,18 @@ def _norm(text: str) -> str:
 _DASHES = re.compile(r"[_\-]")
 
 
-_CLASS_NAME = re.compile(r"(?:[A-Z][a-z0-9]++){2,}+")
-"""A name like `MathReasoning`: a class, as structured outputs name the response model they send."""
+_CLASS_NAME = re.compile(r"(?:[A-Z][a-z0-9]++)++")
+"""A name like `MathReasoning` or `Answer`: a class, as structured outputs name the response model
+they send (a tool is named like a function: `calculator`, `get_weather`)."""
 _ARGUMENT_NAMES = frozenset(name for names in _SYNONYMS.values() for name in names) | set(_SYNONYMS)
 
 
 def tool_kind(tool: ToolSpec) -> str | None:
     """What a tool is for, by keywords in its name first, then in name + description.
 
-    A response model is no tool: a class-like name (`MathReasoning`) whose parameters are none of
-    the world's argument names (`steps`, `final_answer`) has no kind, whatever its name says.
+    A response model is no tool: a class-like name (`MathReasoning`, `Answer`) whose parameters are
+    none of the world's argument names (`steps`, `final_answer`) has no kind, whatever its name or
+    description says.
     """
     params = [p.lower() for p in tool.parameters if p]
     if params and _CLASS_NAME.fullmatch(tool.name) and not _ARGUMENT_NAMES.intersection(params):

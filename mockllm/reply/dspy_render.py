@@ -15,7 +15,7 @@ ChatAdapter (each output field in order, then the end marker):
 
 JSONAdapter: the same fields as one JSON object. A ReAct step's fields come from the move (a
 final answer is a call to `finish` with no arguments); any other output field is filled by
-`mockllm.protocol.schema_values` from its schema and the answer ("What is (17 + 5) * 3?" -> an
+`mockllm.reply.schema_values` from its schema and the answer ("What is (17 + 5) * 3?" -> an
 int field gets 66, a `reasoning` field the thought and the answer). The prompt is read by
 `mockllm.reading.dspy_format`.
 """
@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 
 from mockllm.brain.context import Move
-from mockllm.protocol.schema_values import Facts, build
+from mockllm.reply.schema_values import Facts, build
 from mockllm.reading.dspy_format import COMPLETED, FINISH, DspyPrompt
 
 __all__ = ["dspy_values", "render_dspy"]

@@ -16,7 +16,9 @@ arguments of a tool call that `tool_choice` forces (from the question). The rule
   starts with "yes"/"true";
 - `enum` gives the member the answer names (equal to its number, or a word of its text), else its
   first value; `const` its value; `anyOf`/`oneOf`/a list of types the first
-  option (a `null` option only as a last resort), `allOf` the merge of its parts;
+  option (a `null` option only as a last resort), except that a list of types holding both a
+  number and a string gives the number when the answer is one (no letters in it, as in
+  "(17 + 5) * 3 = 66") and the text otherwise; `allOf` the merge of its parts;
 - an array has one item (or `minItems`, at most `maxItems`), an object every property in order;
 - `$ref` to `#`, `#/$defs/...` or `#/definitions/...` is followed; a reference already being
   expanded ends there (an empty array, an omitted optional property, or null), so recursive
@@ -32,11 +34,13 @@ MAX_DEPTH = 32
 BUDGET = 10_000
 """How many values one build may make before it, too, builds only what is required."""
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+_LETTER = re.compile(r"[^\W\d_]")
 _RESULT = re.compile(r"(?:=|的结果是|结果是)\s*([-+]?\d+(?:\.\d+)?)")
 _EXPLAINING = frozenset({"explanation", "explain", "reasoning", "reason", "rationale", "justification",
                          "steps", "step", "summary", "description", "analysis", "working", "work"})
 _CONFIDENCE = frozenset({"confidence", "probability", "certainty", "likelihood", "confidence_score"})
-_ANSWERING = frozenset({"answer", "final_answer", "result", "value", "total", "output", "solution"})
+ANSWER_NAMES = frozenset({"answer", "final_answer", "result", "value", "total", "output", "solution"})
+"""Property names that hold the answer itself (built first, and read as a number when it is one)."""
 _STEP_FIELDS = {
     "answer": "answer", "final_answer": "answer", "result": "answer", "response": "answer",
     "output": "answer", "text": "answer", "content": "answer", "thought": "thought",
@@ -123,7 +127,16 @@ class _Builder:
                 merged = _merge(merged, self.resolve(part["$ref"]) if isinstance(part, Mapping)
                                 and "$ref" in part else part)
             return self.value(merged, name, depth + 1, refs)
-        return self.typed(schema, _type(schema), name, depth, refs)
+        return self.typed(schema, self.kind(schema), name, depth, refs)
+
+    def kind(self, schema: Mapping) -> str:
+        """The JSON type to build: a number-or-string list by the answer, else `_type`'s."""
+        kinds = schema.get("type")
+        if isinstance(kinds, list) and "string" in kinds and ("number" in kinds or "integer" in kinds):
+            if _NUMBER.search(self.facts.text) and not _LETTER.search(self.facts.text):
+                return "integer" if "integer" in kinds else "number"
+            return "string"
+        return _type(schema)
 
     def typed(self, schema: Mapping, kind: str, name: str, depth: int, refs: tuple) -> object:
         """The value of a schema of one JSON type."""
@@ -153,7 +166,7 @@ class _Builder:
         required = [r for r in schema.get("required", ()) if isinstance(r, str)] \
             if isinstance(schema.get("required"), list) else []
         built = {}
-        for key in sorted(properties, key=lambda k: k.lower() not in _ANSWERING):  # the answer first
+        for key in sorted(properties, key=lambda k: k.lower() not in ANSWER_NAMES):  # the answer first
             sub = properties[key]
             recursive = isinstance(sub, Mapping) and sub.get("$ref") in refs
             if key in required or not (recursive or depth >= MAX_DEPTH):
