@@ -48,3 +48,21 @@ def run_llama_index(agent: object) -> tuple[list[tuple[str, dict, str]], str]:
         return calls, str(await handler)
 
     return asyncio.run(run())
+
+
+def autogen_run(agent: object, client: object) -> tuple[object, list[tuple[str, dict]]]:
+    """Run an autogen agent on QUESTION, then close its model client: (the result, its tool calls)."""
+    import json
+
+    from autogen_agentchat.messages import ToolCallRequestEvent
+
+    async def run() -> object:
+        try:
+            return await agent.run(task=QUESTION)
+        finally:
+            await client.close()
+
+    result = asyncio.run(run())
+    calls = [(c.name, json.loads(c.arguments)) for m in result.messages
+             if isinstance(m, ToolCallRequestEvent) for c in m.content]
+    return result, calls

@@ -7,12 +7,10 @@ prompt); crewAI's `LLM.call` is in openai2/test_crewai.py.
 """
 from __future__ import annotations
 
-import asyncio
-import json
 import re
 
 import pytest
-from agent_task import ANSWER, EXPECTED_CALLS, QUESTION, calculator
+from agent_task import ANSWER, EXPECTED_CALLS, QUESTION, autogen_run, calculator
 
 from mockllm import async_openai_client, openai_client
 
@@ -48,7 +46,7 @@ def test_langgraph_agent_with_the_default_persona_and_no_prompt_calls_once() -> 
 
 def test_autogen_reflection_on_the_tool_result_is_prose(server_url: str) -> None:
     from autogen_agentchat.agents import AssistantAgent
-    from autogen_agentchat.messages import TextMessage, ToolCallRequestEvent
+    from autogen_agentchat.messages import TextMessage
     from autogen_core.tools import FunctionTool
     from autogen_ext.models.openai import OpenAIChatCompletionClient
 
@@ -58,16 +56,7 @@ def test_autogen_reflection_on_the_tool_result_is_prose(server_url: str) -> None
                     "structured_output": False, "family": "unknown"})
     agent = AssistantAgent("calculator_agent", model_client=client, reflect_on_tool_use=True,
                            tools=[FunctionTool(calculator, description=calculator.__doc__)])
-
-    async def run() -> object:
-        try:
-            return await agent.run(task=QUESTION)
-        finally:
-            await client.close()
-
-    result = asyncio.run(run())
-    calls = [(c.name, json.loads(c.arguments)) for m in result.messages
-             if isinstance(m, ToolCallRequestEvent) for c in m.content]
+    result, calls = autogen_run(agent, client)
     assert calls == EXPECTED_CALLS
     final = result.messages[-1]
     assert isinstance(final, TextMessage) and final.content == "(17 + 5) * 3 = 66"

@@ -7,11 +7,10 @@ through the mock server (its client builds its own openai client from a URL).
 """
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
-from agent_task import ANSWER, EXPECTED_CALLS, MODEL, QUESTION, calculator
+from agent_task import ANSWER, EXPECTED_CALLS, MODEL, QUESTION, autogen_run, calculator
 from pydantic import BaseModel
 
 
@@ -73,8 +72,7 @@ def _autogen_client(server_url: str) -> object:
 
 def test_autogen_assistant_with_a_tool_and_structured_output(server_url: str) -> None:
     from autogen_agentchat.agents import AssistantAgent
-    from autogen_agentchat.messages import (StructuredMessage, ToolCallExecutionEvent,
-                                            ToolCallRequestEvent)
+    from autogen_agentchat.messages import StructuredMessage, ToolCallExecutionEvent
     from autogen_core.tools import FunctionTool
 
     client = _autogen_client(server_url)
@@ -82,16 +80,7 @@ def test_autogen_assistant_with_a_tool_and_structured_output(server_url: str) ->
     tool = FunctionTool(calculator, description=calculator.__doc__, strict=True)
     agent = AssistantAgent("calculator_agent", model_client=client, tools=[tool],
                            output_content_type=Answer, reflect_on_tool_use=True)
-
-    async def run() -> object:
-        try:
-            return await agent.run(task=QUESTION)
-        finally:
-            await client.close()
-
-    result = asyncio.run(run())
-    calls = [(c.name, json.loads(c.arguments)) for m in result.messages
-             if isinstance(m, ToolCallRequestEvent) for c in m.content]
+    result, calls = autogen_run(agent, client)
     assert calls == EXPECTED_CALLS
     outputs = [r.content for m in result.messages if isinstance(m, ToolCallExecutionEvent)
                for r in m.content]
