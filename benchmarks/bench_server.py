@@ -183,6 +183,9 @@ def beside_large(url: str) -> dict[str, float]:
                                  timeout=120)
     for _ in range(5):  # warm up
         small_client.post("/chat/completions", content=small)
+    # and one large request: the first starts the server's second process (serve/offload.py),
+    # a one-time cost a server at work has paid already
+    small_client.post("/chat/completions", content=large_body())
 
     def time_small() -> tuple[float, float]:
         start = time.perf_counter()
