@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 # modules and the kernels' compiled modules are cached in __pycache__ (git-ignored) and reused.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist loadscope
 
-.PHONY: setup lab workspace reset test unit notebooks lessons bench lint check-lessons clean test-frameworks test-ui test-long catch-up progress
+.PHONY: setup lab workspace reset test unit notebooks lessons bench lint check-lessons clean test-frameworks test-ui test-long catch-up progress wheelhouse test-offline-install
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
@@ -55,6 +55,12 @@ catch-up:
 # also writes it as a file to hand in.
 progress: $(VENV)/.installed-lab
 	@$(PY) scripts/progress.py $(if $(JSON),--json "$(JSON)")
+
+# Every wheel `make setup` installs, for Linux, macOS and Windows with Python 3.11 to 3.13, in
+# wheelhouse/ (MANIFEST.txt lists them), to set up a room's laptops with no network
+# (docs/offline-install.md). TARGETS=this: this machine only. A second run downloads nothing.
+wheelhouse:
+	@$(PYTHON) scripts/wheelhouse.py $(if $(TARGETS),--targets $(TARGETS))
 
 # JupyterLab rooted at the repository, opening in workspace/, where alone it may write
 # (solutions/course/lab.py). Root (containers, some workshop machines) needs --allow-root; nobody
@@ -150,6 +156,12 @@ $(VENV)/.installed-ui: pyproject.toml | $(PY)
 
 test-ui: $(VENV)/.installed-ui
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -p no:xdist --allow-hosts=127.0.0.1 tests/ui/test_lab.py
+
+# The offline install: this machine's wheelhouse (build/offline-install/, from PyPI the first time
+# only), a copy of the course installed from it into a fresh venv with the network refused, and
+# lesson 00 run there (tests/offline, which `make test` does not collect).
+test-offline-install: $(VENV)/.installed-test
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -p no:xdist tests/offline
 
 clean:
 	rm -rf $(VENV) $(FW_VENV) $(FW2_VENV) build *.egg-info
