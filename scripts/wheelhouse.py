@@ -46,13 +46,18 @@ PYTHONS = ("3.11", "3.12", "3.13")
 MANYLINUX_GLIBC = 28
 """The newest glibc a Linux wheel may need (manylinux_2_28: Debian 10, Ubuntu 18.10, RHEL 8 on)."""
 MACOS = {"x86_64": "12_0", "arm64": "11_0"}
-"""The oldest macOS each architecture's wheels must run on (pip also accepts older ones)."""
+"""The newest macOS a wheel may require, per architecture (wheels for older ones are taken too)."""
 
 # pip is run by this program, its marker environment set to the target's (argv[1], JSON), so that
 # `Requires-Dist: colorama; platform_system == "Windows"` is followed for a Windows target.
 RUN_PIP = """
 import json, sys
-from pip._vendor.packaging import markers
+try:
+    from pip._vendor.packaging import markers
+    from pip._internal.cli.main import main
+except ImportError as error:
+    sys.exit(f"wheelhouse: this pip cannot download for another platform's markers ({error}); "
+             "upgrade it: python -m pip install --upgrade pip")
 target = json.loads(sys.argv[1])
 here = markers.default_environment
 def default_environment():
@@ -60,7 +65,6 @@ def default_environment():
     environment.update(target)
     return environment
 markers.default_environment = default_environment
-from pip._internal.cli.main import main
 sys.exit(main(sys.argv[2:]))
 """
 SAVED = re.compile(r"^\s*(?:Saved|File was already downloaded) (.+\.whl)\s*$", re.MULTILINE)
