@@ -79,7 +79,8 @@ def validate_request(model: object, messages: object, params: Mapping[str, objec
     if not _EXTRAS.isdisjoint(params):
         _extras(request, params)
     if "response_format" not in params and tools is None and any(
-            "json" in m["content"] or "JSON" in m["content"] for m in checked if isinstance(m.get("content"), str)):
+            "```" in m["content"] or "ode block" in m["content"] or "odeblock" in m["content"]
+            for m in checked if isinstance(m.get("content"), str)):  # a fence asked for, cheaply
         from mockllm.protocol.formats import asked_json_block
 
         request.response_format = asked_json_block(checked)

@@ -124,7 +124,7 @@ def read_dspy(messages: list) -> DspyPrompt | None:
     if not isinstance(messages, (list, tuple)) or not messages:
         return None
     role, system = _text(messages[0])
-    if role not in ("system", "developer") or not system.lstrip().startswith(_INPUTS):
+    if role not in ("system", "developer") or not system[:256].lstrip().startswith(_INPUTS):
         return None
     start, middle = system.find(_INPUTS), system.find(_OUTPUTS)
     end = system.find(_STRUCTURE, middle)
