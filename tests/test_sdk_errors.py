@@ -91,7 +91,8 @@ def test_a_default_client_gets_the_sdk_s_classes_from_the_server(server: object)
 
 @pytest.mark.allow_hosts(["127.0.0.1"])
 def test_a_simulated_timeout_times_the_client_out(server: object) -> None:
-    client = openai.OpenAI(base_url=server.url, api_key="any", timeout=0.3, max_retries=1)
+    # 1 s: room for a busy machine to answer the calls that are not held
+    client = openai.OpenAI(base_url=server.url, api_key="any", timeout=1.0, max_retries=1)
     with pytest.raises(openai.RateLimitError):
         ask(client, "short")
     with pytest.raises(openai.APITimeoutError) as caught:
@@ -106,7 +107,7 @@ def test_an_async_client_gets_them_too(server: object) -> None:
     import asyncio
 
     async def run() -> list[type]:
-        client = openai.AsyncOpenAI(base_url=server.url, api_key="any", timeout=0.3, max_retries=0)
+        client = openai.AsyncOpenAI(base_url=server.url, api_key="any", timeout=1.0, max_retries=0)
         raised = []
         for _ in range(2):
             try:
