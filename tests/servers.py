@@ -85,3 +85,8 @@ def jupyterlab(module: str, home: Path, root: Path, *options: str) -> Iterator[t
         yield base, token
     finally:
         stop(process, base, token)
+
+
+def hold(headers: dict, body: bytes) -> None:
+    """A second process's task that never answers in time (tests/test_server_load.py)."""
+    time.sleep(600)

@@ -315,6 +315,23 @@ def test_a_broken_second_process_is_answered_here_then_started_again(offload) ->
     assert offload._pool is not None  # started again
 
 
+def test_a_second_process_that_never_answers_is_given_up_and_the_request_answered_here(caplog) -> None:
+    from mockllm.serve.offload import Offload
+    from tests.servers import hold
+
+    held = Offload(OPTIONS, threshold=10_000, wait=1.0, task=hold)
+    big = bench_server.large_body(50_000, "What is today's date?")
+    service = Service(Sessions(OPTIONS, conversation_key), held)
+    try:
+        with caplog.at_level("WARNING", logger="mockllm.serve"):
+            answer = service.handle("POST", "/v1/chat/completions", {}, big)
+        assert answer.status == 200 and json.loads(answer.body)["choices"]
+        assert "no answer within 1 s" in caplog.text
+        assert not held.takes("/chat/completions", big) and held._pool is None  # given up
+    finally:
+        held.close()
+
+
 def test_the_server_offloads_by_default_and_the_flag_turns_it_off() -> None:
     from mockllm.serve.cli import build_parser
     from mockllm.serve.limits import OFFLOAD_BYTES
