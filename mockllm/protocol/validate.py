@@ -78,13 +78,23 @@ def validate_request(model: object, messages: object, params: Mapping[str, objec
         request.include_usage = bool(params["stream_options"].get("include_usage"))
     if not _EXTRAS.isdisjoint(params):
         _extras(request, params)
-    if "response_format" not in params and tools is None and any(
-            "```" in m["content"] or "ode block" in m["content"] or "odeblock" in m["content"]
-            for m in checked if isinstance(m.get("content"), str)):  # a fence asked for, cheaply
+    if "response_format" not in params and tools is None and checked and _mentions_fence(checked):
         from mockllm.protocol.formats import asked_json_block
 
         request.response_format = asked_json_block(checked)
     return request
+
+
+def _mentions_fence(messages: list[dict]) -> bool:
+    """Whether the first or the last message mentions a code fence or block: where a prompt asks
+    for JSON in one (the system message, or the request's last words); a cheap test before the
+    reading in `formats.asked_json_block`."""
+    for message in (messages[0], messages[-1]):
+        content = message.get("content")
+        if isinstance(content, str) and ("```" in content or "ode block" in content
+                                         or "odeblock" in content):
+            return True
+    return False
 
 
 _EXTRA_ORDER = ("logprobs", "parallel_tool_calls", "response_format", "top_logprobs")

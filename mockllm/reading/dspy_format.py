@@ -123,7 +123,11 @@ def read_dspy(messages: list) -> DspyPrompt | None:
     """The DSPy prompt these messages hold, or None when the first is no DSPy system message."""
     if not isinstance(messages, (list, tuple)) or not messages:
         return None
-    role, system = _text(messages[0])
+    first = messages[0]
+    if isinstance(first, dict) and isinstance(first.get("content"), str) and \
+            _INPUTS not in first["content"][:256]:
+        return None  # the common case, decided without reading the message further
+    role, system = _text(first)
     if role not in ("system", "developer") or not system[:256].lstrip().startswith(_INPUTS):
         return None
     start, middle = system.find(_INPUTS), system.find(_OUTPUTS)
