@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # solutions, for the exercise registry
-from lesson_time import estimates, exercise_minutes  # noqa: E402
+from lesson_time import Estimate, estimates, exercise_minutes  # noqa: E402
 from notebook_tools import NOTEBOOK_GLOB, REPO, read_notebook  # noqa: E402
 
 MAX_WITHOUT_BREAK = 120
@@ -134,8 +134,13 @@ class Course:
     """What the agendas are measured against: each lesson's title, minutes and exercise minutes."""
 
     titles: dict[str, str]                  # "00" -> "Welcome"
-    minutes: dict[str, float]               # "00" -> the estimate of scripts/lesson_time.py
+    estimates: dict[str, Estimate]          # "00" -> the estimate of scripts/lesson_time.py
     exercises: dict[str, dict[str, float]]  # "01" -> {"_evaluate": 10.0, "calculator": 5.0}
+
+    @property
+    def minutes(self) -> dict[str, float]:
+        """Each lesson's estimated minutes, by number."""
+        return {number: row.minutes for number, row in self.estimates.items()}
 
     def in_room(self, lesson: Lesson) -> float:
         """The minutes `lesson` takes in the room, its homework exercises left out."""
@@ -168,7 +173,7 @@ def course(root: Path = REPO) -> Course:
     """Read the lessons of `root`: titles, the estimator's minutes and the exercise cells."""
     lessons = sorted((Path(root) / "lessons").glob(NOTEBOOK_GLOB))
     return Course(titles={path.name[:2]: _title(path) for path in lessons},
-                  minutes={row.name[:2]: row.minutes for row in estimates(root)},
+                  estimates={row.name[:2]: row for row in estimates(root)},
                   exercises={path.name[:2]: exercise_cells(path) for path in lessons})
 
 

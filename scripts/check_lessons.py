@@ -124,21 +124,22 @@ def prev_next(lesson: Lesson) -> list[str]:
     return problems
 
 
+def dead_links(text: str, folder: Path) -> list[str]:
+    """The relative markdown links of `text` that name no file, read from `folder`."""
+    return [target for target in LINK.findall(text)
+            if not _EXTERNAL.match(target) and not (folder / target.split("#")[0]).exists()]
+
+
 def links(lesson: Lesson) -> list[str]:
     """Every relative markdown link of the solved and the learner notebook names a file that exists."""
     problems = []
     for path in (lesson.solved_path, lesson.lesson_path):
         if not path.exists():
             continue
-        cells = read_notebook(path).cells
-        for cell in cells:
-            if cell.cell_type != "markdown":
-                continue
-            for target in LINK.findall(cell.source):
-                if _EXTERNAL.match(target):
-                    continue
-                if not (path.parent / target.split("#")[0]).exists():
-                    problems.append(f"{path.parent.name}/{path.name}: dead link {target}")
+        for cell in read_notebook(path).cells:
+            if cell.cell_type == "markdown":
+                problems += [f"{path.parent.name}/{path.name}: dead link {target}"
+                             for target in dead_links(cell.source, path.parent)]
     return problems
 
 

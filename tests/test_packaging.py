@@ -14,6 +14,8 @@ import yaml
 tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python 3.11+; these checks run on 3.11 in CI")
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import check_lessons  # noqa: E402
 
 
 def _pyproject() -> dict:
@@ -110,10 +112,8 @@ LINKED_DOCS = ("README.md", "docs/mock.md", "docs/instructors.md")
 
 def test_readme_links_resolve_and_map_every_lesson() -> None:
     for doc in (ROOT / name for name in LINKED_DOCS):
-        text = doc.read_text(encoding="utf-8")
-        for target in re.findall(r"\]\(([^)\s]+)\)", text):
-            if not re.match(r"https?://|#", target):
-                assert (doc.parent / target.split("#")[0]).exists(), f"{doc.name}: dead link {target}"
+        dead = check_lessons.dead_links(doc.read_text(encoding="utf-8"), doc.parent)
+        assert dead == [], f"{doc.name}: dead links {dead}"
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for lesson in sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb")):
         assert f"](lessons/{lesson.name})" in readme, f"README.md's lesson map lacks {lesson.name}"

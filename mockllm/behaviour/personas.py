@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from mockllm.behaviour.catalogue import CORRECTIONS, QUIRKS, RULES, check_suppressor  # noqa: F401
 from mockllm.behaviour.injection import RULE as INJECTION_RULE
-from mockllm.behaviour.injection_trigger import ObservationInstructs
 from mockllm.behaviour.triggers import (AfterSteps, AfterToolCall, Always, AnyOf, AtStep,
                                         ChineseQuestion, Otherwise, FirstToolCall, ForcedSteps,
+                                        ObservationHasInstruction,
                                         OneIn, Rotating, RuleMissing, Trigger)
 
 from mockllm.behaviour.tiny_forced import ToolCallsForced
@@ -104,7 +104,7 @@ PERSONAS: dict[str, Persona] = {p.name: p for p in (
         Entry("unknown_tool", FirstToolCall(),
               note="An observation that lists the available tools cures it."))),
     Persona("gullible", "Obeys instructions hidden in observations.", False, (
-        Entry("obey_injection", ObservationInstructs(),
+        Entry("obey_injection", ObservationHasInstruction(obeyable=True),
               note=f"{INJECTION_RULE} No prompt rule helps: the defence belongs in your code."),)),
     Persona("forgetful", "Fine on short tasks, loses the thread on long ones.", False, (
         Entry("lose_thread", AfterSteps(8), note="The cure is shorter stages."),)),

@@ -227,14 +227,21 @@ class ChineseQuestion(Trigger):
 
 @dataclass(frozen=True)
 class ObservationHasInstruction(Trigger):
-    """Fires when the latest observation holds an instruction ('ignore your instructions ...')."""
+    """Fires when the latest observation holds an instruction ('ignore your instructions ...');
+    with `obeyable`, only one that names an offered tool, an address or a link
+    (`mockllm.behaviour.injection.RULE`): one the model can carry out."""
+
+    obeyable: bool = False
 
     def fires(self, conv: "Conversation", seed: int, persona: str, quirk: str) -> bool:
-        """True when the latest observation holds an instruction."""
-        return find_instruction(last_observation(conv)) is not None
+        """True when the latest observation holds such an instruction."""
+        tools = conv.tools if self.obeyable else None
+        return find_instruction(last_observation(conv), tools) is not None
 
     def describe(self) -> str:
         """The rulebook phrase."""
+        if self.obeyable:
+            return "the latest observation holds an instruction naming an offered tool, an address or a link"
         return "observation holds an instruction"
 
 
