@@ -341,3 +341,21 @@ def test_the_server_offloads_by_default_and_the_flag_turns_it_off() -> None:
     assert build_parser().parse_args(["serve", "--offload-bytes", "0"]).offload_bytes == 0
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--offload-bytes", "-1"])
+
+
+def test_the_mock_parses_arithmetic_from_many_threads() -> None:
+    """CPython 3.11's ast.parse is not thread-safe (SystemError 'AST constructor recursion depth
+    mismatch'); the mock's parses go through one lock, so 8 threads get every answer."""
+    import sys
+
+    from mockllm.brain.knowledge import safe_eval
+
+    expressions = [f"({n} + 5) * 3 - {n} / 2" for n in range(2000)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            values = list(pool.map(safe_eval, expressions))
+    finally:
+        sys.setswitchinterval(interval)
+    assert values == [(n + 5) * 3 - n / 2 for n in range(2000)]

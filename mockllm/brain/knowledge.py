@@ -10,6 +10,8 @@ import datetime as dt
 import re
 from functools import lru_cache
 
+from mockllm.reading.python_text import parse_expression
+
 GUESS_TODAY = "2024-06-01"   # the date a model without a clock tool believes it is
 ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _CJK_DATE = re.compile(r"(?<!\d)(\d{4})\s*+[年/.]\s*+(\d{1,2})\s*+[月/.]\s*+(\d{1,2})")
@@ -208,7 +210,7 @@ def safe_eval(expr: str) -> float | None:
             return ops[type(node.op)](left, right)
         raise ValueError("unsupported")
     try:
-        return walk(ast.parse(expr, mode="eval").body)
+        return walk(parse_expression(expr).body)
     except (ValueError, SyntaxError, ZeroDivisionError, OverflowError, RecursionError):
         return None
 

@@ -34,10 +34,11 @@ which the rest of the reading understands. Every reader here goes through the te
 """
 from __future__ import annotations
 
-import ast
 import json
 import re
 from dataclasses import dataclass, field
+
+from mockllm.reading.python_text import literal
 
 __all__ = ["OutputField", "DspyStep", "DspyPrompt", "read_dspy", "course_request", "COMPLETED",
            "FINISH", "REACT_FIELDS"]
@@ -251,7 +252,7 @@ def _trajectory(text: str) -> tuple[DspyStep, ...]:
 
 def _arguments(text: str) -> dict:
     """A step's tool arguments: the JSON (or Python) object written, else {}."""
-    for parse in (json.loads, ast.literal_eval):
+    for parse in (json.loads, literal):
         try:
             value = parse(text)
         except (ValueError, SyntaxError, RecursionError, MemoryError, TypeError):
