@@ -91,8 +91,9 @@ def _check_json_schema(spec: object) -> dict:
     return {"name": name, "schema": schema, "strict": bool(strict)}
 
 
-def _check_valid(name: str, schema: Mapping) -> None:
+def _check_valid(name: str, schema: Mapping, prefix: str | None = None) -> None:
     """Refuse a schema that is not a valid JSON Schema, naming where and what is wrong."""
+    prefix = f"Invalid schema for response_format '{name}': " if prefix is None else prefix
     from mockllm.protocol.jsonschema_loader import load_jsonschema
 
     jsonschema = load_jsonschema()  # the IRI grammar deferred: the first check stays quick
@@ -100,7 +101,7 @@ def _check_valid(name: str, schema: Mapping) -> None:
     validator = validators.validator_for(schema, default=validators.Draft202012Validator)
     error = exceptions.best_match(validator(validator.META_SCHEMA).iter_errors(schema))
     if error is not None:
-        raise ValueError(f"Invalid schema for response_format '{name}': In context="
+        raise ValueError(f"{prefix}In context="
                          f"{tuple(str(p) for p in error.absolute_path)!r}, {error.message}.")
 
 
@@ -195,9 +196,28 @@ def _schema_of_name(key: str) -> dict:
     return {"type": "string"}
 
 
-def _check_strict(name: str, schema: Mapping) -> None:
+def check_strict_function(field: str, function: Mapping) -> None:
+    """Refuse a function tool with `strict: true` whose parameters break the strict rules.
+
+    The API's checks and messages (HTTP 400) are those of a strict json_schema format, named by
+    the function: "Invalid schema for function 'f': In context=(), 'additionalProperties' is
+    required to be supplied and to be false." `strict` must be a bool (or None).
+    """
+    strict = function.get("strict")
+    if strict is not None and not isinstance(strict, bool):
+        raise type_error(f"{field}.strict", "True, False or None", strict)
+    if strict:
+        prefix = f"Invalid schema for function '{function['name']}': "
+        schema = function.get("parameters")
+        if schema is None:  # no parameters: a function that takes none
+            return
+        _check_valid(function["name"], schema, prefix)
+        _check_strict(function["name"], schema, prefix)
+
+
+def _check_strict(name: str, schema: Mapping, prefix: str | None = None) -> None:
     """Refuse a schema that breaks the API's strict-mode rules, with the API's message."""
-    prefix = f"Invalid schema for response_format '{name}': "
+    prefix = f"Invalid schema for response_format '{name}': " if prefix is None else prefix
     if schema.get("type") != "object":
         raise ValueError(f"{prefix}schema must be a JSON Schema of 'type: \"object\"', got "
                          f"'type: \"{schema.get('type')}\"'.")

@@ -9,7 +9,11 @@ The model (the brain and the persona) decides as usual; this step then makes the
 - `{"type": "function", "function": {"name": X}}`: the reply becomes one call to X (the model's
   own call to X is kept when it made one). The API then reports `finish_reason: "stop"`, not
   `"tool_calls"`, and so does the mock;
-- `parallel_tool_calls=False`: at most one call (the first).
+- `parallel_tool_calls=False`: at most one call (the first);
+- a function with `strict: true`: its arguments always fit its schema, as the API's constrained
+  decoding guarantees. Arguments that do not (a persona's broken JSON, arguments encoded twice, a
+  copied schema, a missing or extra key) are read leniently as lesson 03's reader reads an Action
+  Input, and kept when that fits; else they are built from the schema and the question.
 Each change is said in `x_mock["adjusted"]`. Arguments are built deterministically by
 `mockllm.reply.schema_values`: for a tool of no kind the world knows (a response model, as
 instructor's and langchain's structured outputs send), from the model's answer when it answered
@@ -18,6 +22,7 @@ instead of calling (its `answer` is the computed result); else from the question
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -79,6 +84,61 @@ def _source(tool: dict, content: str | None) -> str:
 
 def apply_tool_choice(tool_choice: object, parallel: bool, tools: list | None, content: str | None,
                       calls: tuple, question: str, today: str) -> tuple[str | None, tuple, list[str]]:
+    """(content, tool calls, notes) of the reply after tool_choice, parallel_tool_calls and strict."""
+    content, calls, notes = _chosen(tool_choice, parallel, tools, content, calls, question, today)
+    strict = {t["function"]["name"]: t["function"].get("parameters") or {} for t in tools or ()
+              if t["function"].get("strict") is True}
+    if strict and calls:
+        calls = tuple(_strict_call(call, strict, question, today, notes) for call in calls)
+    return content, calls, notes
+
+
+def _strict_call(call: dict, strict: dict, question: str, today: str, notes: list[str]) -> dict:
+    """A call whose arguments fit its function's schema when that function is strict."""
+    import json
+
+    from mockllm.reading.replies import parse_input
+
+    name, arguments = call["function"]["name"], call["function"]["arguments"]
+    if name not in strict or _fits(strict[name], arguments):
+        return call
+    repaired = parse_input(arguments) if isinstance(arguments, str) else arguments
+    if isinstance(repaired, dict) and _fits(strict[name], repaired):
+        fixed, how = json.dumps(repaired, ensure_ascii=False), "read leniently"
+    else:
+        tool = {"type": "function", "function": {"name": name, "parameters": strict[name]}}
+        fixed, how = forced_call(tool, question, today)["function"]["arguments"], "built from the question"
+    notes.append(f"strict function {name!r}: arguments {arguments!r} do not fit its schema; {how} "
+                 f"as {fixed}")
+    return {**call, "function": {**call["function"], "arguments": fixed}}
+
+
+def _fits(schema: dict, arguments: object) -> bool:
+    """Whether `arguments` (JSON text or a dict) is a JSON object valid against `schema`."""
+    import json
+
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except (ValueError, RecursionError):
+            return False
+    return isinstance(arguments, dict) and _strict_validator(json.dumps(schema, sort_keys=True)).is_valid(arguments)
+
+
+@lru_cache(maxsize=64)
+def _strict_validator(schema_json: str) -> object:
+    """The jsonschema validator of a strict function's parameters (given as JSON text, to be cached)."""
+    import json
+
+    from mockllm.protocol.jsonschema_loader import load_jsonschema
+
+    jsonschema = load_jsonschema()
+    schema = json.loads(schema_json)
+    return jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(schema)
+
+
+def _chosen(tool_choice: object, parallel: bool, tools: list | None, content: str | None,
+            calls: tuple, question: str, today: str) -> tuple[str | None, tuple, list[str]]:
     """(content, tool calls, notes) of the reply after tool_choice and parallel_tool_calls."""
     notes: list[str] = []
     if isinstance(tool_choice, dict):
