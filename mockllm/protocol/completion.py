@@ -3,17 +3,23 @@
 `build_completion` turns a reply (text content and/or tool calls) into the ChatCompletion that
 `create()` returns. Token counts come from `mockllm.protocol.tokens`; ids are stable hashes of
 the request (its messages hashed as `mockllm.protocol.digest` resumes them, then the rest), so
-the same request always gets the same response.
+the same request always gets the same response. `measure_prompt`, before the model is asked,
+counts the prompt and refuses one over the model's context window (`model_specs`). The usage
+details are the API's: `prompt_tokens_details.cached_tokens` from the client's prompt cache
+(`caching`), `completion_tokens_details.reasoning_tokens` for a reasoning model, whose hidden
+tokens are spent first from `max_completion_tokens`.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
+from mockllm.protocol.caching import MIN_TOKENS
 from mockllm.protocol.digest import finish_id, messages_state
+from mockllm.protocol.model_specs import check_window, reasoning_tokens
 from mockllm.protocol.tokens import _count, count_tokens, truncate_tokens
 from mockllm.protocol.types import (
-    ChatCompletion, ChatCompletionMessage, ChatCompletionMessageToolCall, Choice, CompletionUsage,
-    Function,
+    ChatCompletion, ChatCompletionMessage, ChatCompletionMessageToolCall, Choice, CompletionTokensDetails,
+    CompletionUsage, Function, PromptTokensDetails,
 )
 from mockllm.protocol.validate import Request
 
@@ -53,11 +59,11 @@ def apply_stop(text: str, stops: tuple[str, ...]) -> tuple[str, str | None]:
     return text[:cut], used
 
 
-def _limit_text(content: str, request: Request) -> tuple[str, str, str | None, bool]:
-    """Apply stop, then max_tokens: (content, finish_reason, stop_applied, truncated)."""
+def _limit_text(content: str, request: Request, limit: int | None) -> tuple[str, str, str | None, bool]:
+    """Apply stop, then the `limit` in tokens: (content, finish_reason, stop_applied, truncated)."""
     text, used = apply_stop(content, request.stop)
-    if request.max_tokens is not None and count_tokens(text) > request.max_tokens:
-        return truncate_tokens(text, request.max_tokens), "length", None, True
+    if limit is not None and count_tokens(text) > limit:
+        return truncate_tokens(text, limit), "length", None, True
     return text, "stop", used, False
 
 
@@ -122,20 +128,21 @@ def _tools_json() -> object:
     return json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str).encode
 
 
-def _shape(request: Request, reply: object, completion_id: str, keep_ids: bool) -> tuple:
+def _shape(request: Request, reply: object, completion_id: str, keep_ids: bool,
+           limit: int | None) -> tuple:
     """Give the tool calls ids and apply the limits: (content, calls, finish, stop, cut).
 
     Ids are `call_` + a hash of the completion id and the call's index; with `keep_ids` (scripts)
-    an id the script gives is kept.
+    an id the script gives is kept. `limit` is the tokens the reply may have (None: no limit).
     """
     stable_int = _stable_int()
     calls = [{**call, "id": (keep_ids and call.get("id")) or f"call_{stable_int(completion_id, index):016x}"}
              for index, call in enumerate(reply.tool_calls)]
     if not calls:
-        content, finish, stop_used, truncated = _limit_text(reply.content or "", request)
+        content, finish, stop_used, truncated = _limit_text(reply.content or "", request, limit)
         return content, [], finish, stop_used, truncated
     content = reply.content
-    budget = None if request.max_tokens is None else request.max_tokens - count_tokens(content or "")
+    budget = None if limit is None else limit - count_tokens(content or "")
     calls, truncated = _limit_calls(calls, budget)
     return content, calls, "length" if truncated else "tool_calls", None, truncated
 
@@ -147,21 +154,37 @@ def build_completion(request: Request, reply: object, explanation: dict, id_part
     `adjusted` lists what the protocol layer changed in the model's reply (tool_choice,
     response_format); it becomes `x_mock["adjusted"]` when there is anything to say.
     """
-    state, prompt = read_prompt(request.messages, request.tools, request.plain)
+    measured = request.prompt or measure_prompt(request)
+    request.prompt = None  # the hash state is finished below: a second build measures again
+    state, prompt = measured[0], measured[1]
     completion_id = "chatcmpl-" + finish_id(state, (*id_parts, request.model, request.temperature,
                                                     request.stop, request.max_tokens, request.tools,
                                                     request.tool_choice, *request.extras))
     keep_ids = explanation.get("source") == "script"
-    content, calls, finish, stop_used, truncated = _shape(request, reply, completion_id, keep_ids)
+    thinking = reasoning_tokens(request.model, request.reasoning_effort, reply, _reply_tokens)
+    limit = request.max_tokens
+    if thinking and limit is not None and thinking >= limit:  # the reasoning spent the budget
+        thinking, limit, reply = limit, 0, Draft("", ())
+    elif thinking and limit is not None:
+        limit -= thinking
+    content, calls, finish, stop_used, truncated = _shape(request, reply, completion_id, keep_ids, limit)
+    if limit == 0:
+        finish, truncated = "length", True
     if finish == "tool_calls" and isinstance(request.tool_choice, dict):
         finish = "stop"  # what the API reports when tool_choice names the function
     tool_calls = [ChatCompletionMessageToolCall(id=call["id"], function=Function(**call["function"]))
                   for call in calls]
     completed = count_tokens(content or "") + (sum([_call_tokens(call) for call in calls]) if calls else 0)
+    completed += thinking
     message = (ChatCompletionMessage(content=content, refusal=None, tool_calls=tool_calls) if tool_calls
                else ChatCompletionMessage(content=content, refusal=None))
+    cache = request.cache
+    cached = 0 if cache is None or prompt <= MIN_TOKENS else cache.cached_tokens(
+        request.model, prompt_parts(request), prompt)
     usage = CompletionUsage(prompt_tokens=prompt, completion_tokens=completed,
-                            total_tokens=prompt + completed)
+                            total_tokens=prompt + completed,
+                            completion_tokens_details=CompletionTokensDetails(reasoning_tokens=thinking),
+                            prompt_tokens_details=PromptTokensDetails(cached_tokens=cached))
     logprobs = None
     if request.logprobs:
         from mockllm.protocol.logprobs import content_logprobs
@@ -175,3 +198,36 @@ def build_completion(request: Request, reply: object, explanation: dict, id_part
         choices=[Choice(finish_reason=finish, logprobs=logprobs, message=message)], usage=usage,
         x_mock=x_mock,
     )
+
+
+def measure_prompt(request: Request) -> tuple[object, int]:
+    """(hash state, prompt tokens) of `request`, kept on it for `build_completion`; a prompt (with
+    the completion asked for) over the model's context window raises ContextLengthExceededError."""
+    state, prompt = read_prompt(request.messages, request.tools, request.plain)
+    check_window(request.model, prompt, request.max_tokens,
+                 lambda: count_tokens(_tools_json()(request.tools)) if request.tools else 0)
+    request.prompt = (state, prompt)
+    return request.prompt
+
+
+def _reply_tokens(reply: object) -> int:
+    """The tokens of a whole reply, before any limit: its content and its tool calls."""
+    return count_tokens(reply.content or "") + sum(_call_tokens(call) for call in reply.tool_calls)
+
+
+def prompt_parts(request: Request) -> list[tuple[bytes, str | None]]:
+    """The prompt as the cache reads it (`caching.prefix_digests`): tools, then each message's
+    PER_MESSAGE_TOKENS markers, content and tool calls, then the reply's priming markers."""
+    parts: list[tuple[bytes, str | None]] = []
+    if request.tools:
+        parts.append((b"", _tools_json()(request.tools)))
+    for message in request.messages:
+        text = message["content"] or ""
+        rest = repr(sorted((key, value) for key, value in message.items()
+                           if key not in ("role", "content", "tool_calls"))) if len(message) > 2 else ""
+        parts += [(message["role"].encode(), None), (rest.encode("utf-8", "surrogatepass"), None),
+                  *[(b"", None)] * (PER_MESSAGE_TOKENS - 2), (b"", str(text))]
+        for call in message.get("tool_calls") or ():
+            parts += [(b"", call["function"]["name"]), (b"", call["function"]["arguments"])]
+    parts += [(b"assistant", None)] * REPLY_PRIMING_TOKENS
+    return parts

@@ -7,7 +7,13 @@ both hold), carrying a fake HTTP response like the SDK's: status 429 and the `re
 for a timeout. Without openai they are plain mockllm classes:
 mockllm never imports openai itself (code that writes `except openai.RateLimitError` has
 imported it already). Bad requests are not API errors here: they raise ValueError/TypeError
-naming the field, where the real API answers HTTP 400 (`openai.BadRequestError`).
+naming the field, where the real API answers HTTP 400 (`openai.BadRequestError`). Three bad
+requests that the API names by a `code` raise a `BadRequestError`, which is a ValueError too (and
+an `openai.BadRequestError` once openai is imported): a prompt over the model's context window
+(`ContextLengthExceededError`, code `context_length_exceeded`) and, for a reasoning model, a
+parameter it does not take (`UnsupportedParameterError`, `unsupported_parameter`) or a value it
+does not take (`UnsupportedValueError`, `unsupported_value`). Their `.code` and `.param` are the
+API's, and the server sends them in its 400.
 """
 from __future__ import annotations
 
@@ -43,6 +49,43 @@ class RateLimitError(MockAPIError):
 
 class APITimeoutError(MockAPIError):
     """Simulated timeout: the request took too long and was abandoned; retrying may succeed."""
+
+
+class BadRequestError(MockAPIError, ValueError):
+    """A bad request the API answers with HTTP 400 and names by a `code` (and the `param` at fault).
+
+    A ValueError, as every bad request to the mock is; `code` and `param` are class attributes
+    of each kind below, so the error can be made again from its message alone.
+    """
+
+    status_code = 400
+    code: str | None = None
+    param: str | None = None
+    _openai_name = "BadRequestError"
+
+
+class ContextLengthExceededError(BadRequestError):
+    """The prompt (with the completion asked for) is longer than the model's context window."""
+
+    code = "context_length_exceeded"
+    param = "messages"
+
+
+class UnsupportedParameterError(BadRequestError):
+    """A parameter the model does not take (a reasoning model and `max_tokens` or `stop`)."""
+
+    code = "unsupported_parameter"
+
+    def __init__(self, message: str, *, call: int | None = None, param: str | None = None) -> None:
+        super().__init__(message, call=call)
+        if param is not None:
+            self.param = param
+
+
+class UnsupportedValueError(UnsupportedParameterError):
+    """A value the model does not take (a reasoning model and a temperature other than 1)."""
+
+    code = "unsupported_value"
 
 
 class ScriptExhaustedError(RuntimeError):
@@ -98,7 +141,8 @@ _OPENAI_CLASSES: dict[tuple[type, type], type] = {}
 def _raised(cls: type[MockAPIError]) -> type[MockAPIError]:
     """The class to raise for `cls`: also a subclass of openai's namesake when openai is loaded."""
     openai = sys.modules.get("openai")
-    base = getattr(openai, cls.__name__, None) if openai is not None else None
+    name = getattr(cls, "_openai_name", cls.__name__)
+    base = getattr(openai, name, None) if openai is not None else None
     if not (isinstance(base, type) and issubclass(base, Exception)):
         return cls
     key = (cls, base)
@@ -110,33 +154,49 @@ def _raised(cls: type[MockAPIError]) -> type[MockAPIError]:
     return _OPENAI_CLASSES[key]
 
 
-def _openai_init(self: MockAPIError, message: str, *, call: int | None = None) -> None:
+def _openai_init(self: MockAPIError, message: str, *, call: int | None = None,
+                 param: str | None = None) -> None:
     """Initialise the openai side (a fake request and response), then the mock's fields."""
     httpx = _httpx()
     request = httpx.Request("POST", _URL)
     openai_base = type(self)._openai_base
+    bad = isinstance(self, BadRequestError)
+    if bad and param is not None:
+        self.param = param
     if self.status_code is None:  # APITimeoutError(request)
         openai_base.__init__(self, request)
     else:
-        body = {"error": {"message": message, "type": "requests", "param": None,
-                          "code": "rate_limit_exceeded"}}
-        headers = {**retry_headers(), "x-request-id": f"req_mock_{call}"}
+        body = {"error": {"message": message, "type": "invalid_request_error" if bad else "requests",
+                          "param": self.param if bad else None,
+                          "code": self.code if bad else "rate_limit_exceeded"}}
+        headers = {"x-request-id": f"req_mock_{call}", **({} if bad else retry_headers())}
         response = httpx.Response(self.status_code, headers=headers, json=body, request=request)
         openai_base.__init__(self, message, response=response, body=body["error"])
     self.args = (message,)
     self.message = message
     self.call = call
+    if bad:  # openai's __init__ read code and param from the body: the mock's own, again
+        self.code, self.param = body["error"]["code"], body["error"]["param"]
 
 
 def _reduce(self: MockAPIError) -> tuple:
     """Pickle as the plain mockllm class (the combined class exists only in this process)."""
     plain = type(self).__mro__[1]
-    return (_rebuild, (plain, self.message, self.call))
+    return (_rebuild, (plain, self.message, self.call, getattr(self, "param", None)))
 
 
-def _rebuild(cls: type, message: str, call: int | None) -> MockAPIError:
+def _rebuild(cls: type, message: str, call: int | None, param: str | None = None) -> MockAPIError:
     """Recreate a pickled simulated failure as the plain mockllm class."""
-    return cls(message, call=call)
+    error = cls(message, call=call)
+    if param is not None:
+        error.param = param
+    return error
+
+
+def raise_bad_request(cls: type[BadRequestError], message: str, param: str | None = None) -> None:
+    """Raise `cls` (an openai.BadRequestError too when openai is loaded) with `message`."""
+    error = _raised(cls)(message) if param is None else _raised(cls)(message, param=param)
+    raise error
 
 
 def _httpx() -> object:

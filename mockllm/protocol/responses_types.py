@@ -68,7 +68,7 @@ class OutputItem:
 
 
 class InputTokensDetails(Model):
-    """Cached input tokens (always 0: the mock has no prompt cache)."""
+    """Cached input tokens: the start of the input an earlier request sent (protocol/caching.py)."""
 
     _defaults = {"cached_tokens": 0, "cache_write_tokens": 0}
     cached_tokens: int
@@ -76,7 +76,7 @@ class InputTokensDetails(Model):
 
 
 class OutputTokensDetails(Model):
-    """Reasoning tokens (always 0: the mock's thoughts are in its text)."""
+    """Reasoning tokens: a reasoning model's hidden tokens (protocol/model_specs.py), else 0."""
 
     _defaults = {"reasoning_tokens": 0}
     reasoning_tokens: int
@@ -93,6 +93,17 @@ class ResponseUsage(Model):
     output_tokens: int
     output_tokens_details: OutputTokensDetails
     total_tokens: int
+
+    @classmethod
+    def from_chat(cls, used: object) -> ResponseUsage:
+        """The usage of a Response from a chat completion's usage (its details included)."""
+        cached = used.prompt_tokens_details.cached_tokens if used.prompt_tokens_details else 0
+        thought = used.completion_tokens_details.reasoning_tokens if used.completion_tokens_details else 0
+        return cls(input_tokens=used.prompt_tokens,
+                   input_tokens_details=InputTokensDetails(cached_tokens=cached),
+                   output_tokens=used.completion_tokens,
+                   output_tokens_details=OutputTokensDetails(reasoning_tokens=thought),
+                   total_tokens=used.total_tokens)
 
 
 class IncompleteDetails(Model):

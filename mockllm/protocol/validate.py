@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from mockllm.protocol.fields import check_name, is_int, show, type_error, value_error
 from mockllm.protocol.jsonvalue import check_json
+from mockllm.protocol.model_specs import check_reasoning_params
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 _PLAIN_ROLES = frozenset(ROLES) - {"tool"}
@@ -36,7 +37,8 @@ class Request:
 
     __slots__ = ("model", "messages", "temperature", "stop", "max_tokens", "tools", "tool_choice",
                  "stream", "include_usage", "response_format", "logprobs", "top_logprobs",
-                 "parallel_tool_calls", "extras", "plain")
+                 "parallel_tool_calls", "extras", "plain", "seed", "reasoning_effort", "prompt",
+                 "cache")
 
     def __init__(self, model: str, messages: list[dict], temperature: float, stop: tuple[str, ...],
                  max_tokens: int | None, tools: list | None, tool_choice: object, stream: bool,
@@ -49,6 +51,10 @@ class Request:
         self.logprobs, self.top_logprobs = logprobs, top_logprobs
         self.parallel_tool_calls, self.extras = parallel_tool_calls, extras
         self.plain: list[str] | None = None
+        self.seed: int | None = None  # the sampler's seed (mockllm.behaviour.sampling)
+        self.reasoning_effort: str | None = None  # a reasoning model's (model_specs)
+        self.prompt: tuple | None = None  # (hash state, prompt tokens): completion.measure_prompt
+        self.cache: object = None  # the client's caching.PromptCache, set by the client
 
 
 def validate_request(model: object, messages: object, params: Mapping[str, object]) -> Request:
@@ -70,10 +76,12 @@ def validate_request(model: object, messages: object, params: Mapping[str, objec
     if "parallel_tool_calls" in params and tools is None:
         raise ValueError("Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only "
                          "allowed when 'tools' are specified.")
+    check_reasoning_params(model, params)
     checked, plain = _checked_messages(messages)
     request = Request(model, checked, get("temperature", 1.0), check_stop(get("stop")),
                       _max_tokens(params), tools, check_tool_choice(get("tool_choice"), tools), stream)
-    request.plain = plain
+    request.plain, request.seed = plain, get("seed")
+    request.reasoning_effort = get("reasoning_effort")
     if "stream_options" in params:
         request.include_usage = bool(params["stream_options"].get("include_usage"))
     if not _EXTRAS.isdisjoint(params):
@@ -305,6 +313,10 @@ def _check_tool(field: str, tool: object) -> object:
     if not isinstance(parameters, _MAPS):
         raise type_error(f"{field}.function.parameters", "a JSON schema dict", parameters)
     sent = check_json(f"{field}.function.parameters", parameters)
+    if "strict" in function:  # strict: true holds the schema to the API's strict rules
+        from mockllm.protocol.formats import check_strict_function
+
+        check_strict_function(f"{field}.function", {**function, "parameters": sent})
     if sent is parameters:
         return tool
     return {**tool, "function": {**function, "parameters": sent}}
