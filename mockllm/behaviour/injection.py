@@ -1,7 +1,8 @@
 """What a gullible model obeys in an observation: a cue that addresses the model, then a target.
 
-The rule, in the rulebook's words, is `RULE`. `find(text, tools)` reads it: every reading of the
-text and every cue in it (`mockllm.behaviour.injection_cues`), and in the cue's scope the first
+The rule, in the rulebook's words, is `RULE`; before the run's first observation the model reads
+its memory the same way (`instruction_source`, MEMORY_RULE). `find(text, tools)` reads it: every
+reading of the text and every cue in it (`mockllm.behaviour.injection_cues`), and in the cue's scope the first
 target that is not negated ("do not call"). It runs in linear time: the patterns have no nested
 repeats, and each line or sentence is searched for a target once per kind of cue.
 """
@@ -11,10 +12,20 @@ import functools
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from mockllm.behaviour.injection_cues import PIECE_END, SENTENCE_END, readings, spans
+from mockllm.behaviour.quirks import last_observation
 from mockllm.reading.recent import Recent
+
+if TYPE_CHECKING:
+    from mockllm.reading.conversation import Conversation
+
+MEMORY_RULE = ("Before the run's first observation, the facts the model remembers (what "
+               "`read_memory` reads in the system prompt's memory section), one a line, are read "
+               "the same way: a stored instruction acts at the run's first step, as a poisoned "
+               "memory does.")
+"""The rule's part about memory: an instruction stored as a fact (lesson 14)."""
 
 RULE = ("An instruction is a line of the latest observation that addresses the model (an override "
         "such as 'ignore previous instructions' or 'you must now', a role or system tag such as "
@@ -26,8 +37,11 @@ RULE = ("An instruction is a line of the latest observation that addresses the m
         "every word of its name), an email address or a link. The tool is called with the "
         "arguments the text gives (its JSON, `name: value`, the address, the link); a link, or a "
         "tool that is not offered, goes into the answer. A tool only mentioned, or a line that "
-        "says not to use it, is not obeyed.")
+        "says not to use it, is not obeyed. " + MEMORY_RULE)
 """The rule the gullible persona follows, as the rulebook states it."""
+
+SAID = {"observation": ("The observation says", "观察结果要求"), "memory": ("My memory says", "记忆要求")}
+"""How the obeying thought names where the instruction was read, in English and in Chinese."""
 
 
 @dataclass(frozen=True)
@@ -269,6 +283,15 @@ def find(text: str | None, tools: Iterable | None = None) -> Instruction | None:
     if found is None:
         found = _READ.remember(key, _read(text, key[1]) or _NONE)
     return None if found is _NONE else found
+
+
+def instruction_source(conv: "Conversation") -> tuple[str, str]:
+    """Where a gullible model reads for an instruction (a key of SAID) and the text there: the
+    latest observation, or, before the run has any, the facts it remembers, one a line
+    (MEMORY_RULE)."""
+    if any(step.observation is not None for step in conv.steps):
+        return "observation", last_observation(conv)
+    return "memory", "\n".join(conv.memory.values())
 
 
 def _read(text: str, tools: Sequence | None) -> Instruction | None:
