@@ -28,6 +28,16 @@ def _json_cap(text, limit):
     return shown if len(shown) <= limit else envelope(text[:keep - (len(shown) - limit)])
 
 
+def _rest(text, limit):
+    """What is right once the text is known: unchanged, the JSON envelope, or the start and the marker."""
+    if len(text) <= limit:
+        return text
+    if _is_json(text):
+        return _json_cap(text, limit)
+    keep = limit - len(MARKER.format(cut=len(text), total=len(text)))
+    return text[:keep] + MARKER.format(cut=len(text) - keep, total=len(text))
+
+
 def _is_json(text) -> bool:
     try:
         json.loads(text)
@@ -76,25 +86,14 @@ def counts_bytes(result, limit):
                  says="write a result that is not a str as JSON")
 def only_strings(result, limit):
     _checked(limit)
-    if len(result) <= limit:
-        return result
-    if _is_json(result):
-        return _json_cap(result, limit)
-    keep = limit - len(MARKER.format(cut=len(result), total=len(result)))
-    return result[:keep] + MARKER.format(cut=len(result) - keep, total=len(result))
+    return _rest(result, limit)
 
 
 @CATALOGUE.wrong("cap_result", fault="writes a result that is not a str with str(): Python's repr, not JSON",
                  says="a result that is not a str is sent as JSON")
 def python_repr(result, limit):
     _checked(limit)
-    text = result if isinstance(result, str) else str(result)
-    if len(text) <= limit:
-        return text
-    if _is_json(text):
-        return _json_cap(text, limit)
-    keep = limit - len(MARKER.format(cut=len(text), total=len(text)))
-    return text[:keep] + MARKER.format(cut=len(text) - keep, total=len(text))
+    return _rest(result if isinstance(result, str) else str(result), limit)
 
 
 @CATALOGUE.wrong("cap_result", fault="cuts a JSON result like any text: what comes back no longer parses",
@@ -119,8 +118,7 @@ def json_unmeasured(result, limit):
         empty = json.dumps({"truncated": True, "total_characters": len(text), "head": ""})
         return json.dumps({"truncated": True, "total_characters": len(text),
                            "head": text[:limit - len(empty)]}, ensure_ascii=False)
-    keep = limit - len(MARKER.format(cut=len(text), total=len(text)))
-    return text[:keep] + MARKER.format(cut=len(text) - keep, total=len(text))
+    return _rest(text, limit)
 
 
 @CATALOGUE.wrong("cap_result", fault="makes a long list fit by deleting its items in place: the caller's list is changed",
@@ -130,13 +128,7 @@ def shortens_in_place(result, limit):
     if isinstance(result, list):
         while len(result) > 1 and len(json.dumps(result, ensure_ascii=False)) > limit - 60:
             del result[-1]
-    text = _text(result)
-    if len(text) <= limit:
-        return text
-    if _is_json(text):
-        return _json_cap(text, limit)
-    keep = limit - len(MARKER.format(cut=len(text), total=len(text)))
-    return text[:keep] + MARKER.format(cut=len(text) - keep, total=len(text))
+    return _rest(_text(result), limit)
 
 
 @CATALOGUE.wrong("cap_result", fault="drops one character at a time until text and marker fit: quadratic on a megabyte",
@@ -170,10 +162,4 @@ def cuts_at_the_limit(result, limit):
 @CATALOGUE.wrong("cap_result", fault="accepts any limit: a tiny one leaves no room for the marker, True passes as 1",
                  says="raise ValueError naming limit")
 def no_limit_check(result, limit):
-    text = _text(result)
-    if len(text) <= limit:
-        return text
-    if _is_json(text):
-        return _json_cap(text, limit)
-    keep = max(0, limit - len(MARKER.format(cut=len(text), total=len(text))))
-    return text[:keep] + MARKER.format(cut=len(text) - keep, total=len(text))
+    return _rest(_text(result), limit)
