@@ -18,7 +18,9 @@
   shape to follow (instructor's MD_JSON mode, prompt-only JSON): the json_object reply, in the
   fence asked for (`asked_json_block`). A ReAct prompt (an `Action Input:` format) is not such a
   request.
-Tool calls are left as they are: the format applies to content. A malformed `response_format`
+A function tool with `strict: true` is held to the same strict rules (`check_strict_function`,
+called by `validate`), its messages naming the function. Tool calls are left as they are: the
+format applies to content. A malformed `response_format`
 is a ValueError naming it; a pydantic class is a TypeError pointing to `.parse()`, as in the SDK.
 """
 from __future__ import annotations
