@@ -11,6 +11,7 @@ from __future__ import annotations
 from math import sqrt
 
 from solutions.evaluation.gate import RegressionError
+from solutions.evaluation.passk import check_ints
 
 Z_95 = 1.96
 """The normal quantile of a two-sided 95% interval, to two places (as it is usually written)."""
@@ -18,9 +19,7 @@ Z_95 = 1.96
 
 def wilson_interval(successes: int, runs: int, z: float = Z_95) -> tuple[float, float]:
     """The Wilson score interval of a success rate, clamped to [0, 1]. Built in lesson 17 (Variance)."""
-    for name, value in (("successes", successes), ("runs", runs)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be an int (a count of runs), got {value!r}")
+    check_ints(successes=successes, runs=runs)
     if runs < 1:
         raise ValueError(f"runs must be at least 1: no runs is no data, not a rate; got {runs}")
     if not 0 <= successes <= runs:

@@ -12,11 +12,16 @@ from math import comb
 from typing import Callable, Mapping
 
 
-def check_counts(n: int, c: int, k: int) -> None:
-    """Raise a clear error unless n, c and k are ints with 0 <= c <= n and 1 <= k <= n."""
-    for name, value in (("n", n), ("c", c), ("k", k)):
+def check_ints(**counts: object) -> None:
+    """Raise a TypeError naming the first of `counts` that is not an int (a bool is no count)."""
+    for name, value in counts.items():
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name} must be an int (a count of runs), got {value!r}")
+
+
+def check_counts(n: int, c: int, k: int) -> None:
+    """Raise a clear error unless n, c and k are ints with 0 <= c <= n and 1 <= k <= n."""
+    check_ints(n=n, c=c, k=k)
     if n < 1:
         raise ValueError(f"n is the number of runs, at least 1, got {n}")
     if not 0 <= c <= n:
