@@ -140,3 +140,39 @@ def test_the_rule_in_docs_mock_md_states_the_module_s_figures() -> None:
     text = " ".join((Path(__file__).parents[1] / "docs" / "mock.md").read_text("utf-8").split())
     assert f"at least {LONG_WORDS} words" in text and f"bar to {LONG_WORDS_CONTROLLED} words" in text
     assert f"at least {LONGER_RATIO} times the other's words" in text
+
+
+@pytest.mark.parametrize("unit", [" ", "9", "Answer: ", "**", "- x\n", "\"a\" ", "Rubric:\n- \"q\"\n"])
+def test_judging_time_grows_linearly(unit: str) -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from timing import best_seconds
+
+    def seconds(n: int) -> float:
+        text = QUESTION + "Rubric:\n- " + unit * (n // len(unit)) + "\nAnswer A: " + unit * (n // len(unit)) \
+            + "\nAnswer B: " + unit * (n // len(unit))
+        return best_seconds(lambda: judge_reply([{"role": "user", "content": text}]), repeats=2)
+
+    seconds(64)  # warm up
+    small, big = seconds(4_000), seconds(64_000)
+    assert big <= 32.0 * small + 0.05, (unit, small, big)
+
+
+def test_many_quoted_texts_found_late_cost_linear_time() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from timing import best_seconds
+
+    def seconds(n: int) -> float:
+        quotes = [f"q{i}" for i in range(n // 8)]
+        rubric = "\n".join("- " + " ".join(f'"{q}"' for q in quotes) for _ in range(30))  # over the cap
+        text = f"Rubric:\n{rubric}\nAnswer: " + "x" * n + " " + " ".join(quotes)
+        return best_seconds(lambda: judge_reply([{"role": "user", "content": text}]), repeats=2)
+
+    seconds(64)
+    small, big = seconds(4_000), seconds(64_000)
+    assert big <= 32.0 * small + 0.05, (small, big)

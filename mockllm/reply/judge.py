@@ -2,7 +2,8 @@
 
 Each answer is held against the criteria (the reference and each rubric line): a criterion holds
 when the answer contains its quoted texts (every "..." of it); else, when it has numbers, when
-the answer holds each of them as a number; else when the answer contains its whole text (`holds`). Then, by rule (docs/mock.md, "A judge model"):
+the answer holds each of them as a number; else when the answer contains its whole text (`holds`;
+the first `MAX_CRITERIA` criteria are read, and the first `MAX_QUOTED` quoted texts of each). Then, by rule (docs/mock.md, "A judge model"):
 
 - **verbosity**: with no rubric, a wrong answer of at least `LONG_WORDS` words (`LONG_WORDS_CONTROLLED`
   in a length-controlled prompt) that does not hedge (`HEDGES`) is scored right;
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from itertools import islice
 
 from mockllm.reading.judging import JudgePrompt, read_judge_prompt
 
@@ -26,6 +28,10 @@ JUDGE_MODEL = "mock-judge"
 LONG_WORDS = 40
 LONG_WORDS_CONTROLLED = 120
 LONGER_RATIO = 1.5
+MAX_CRITERIA = 20
+MAX_QUOTED = 8
+"""The criteria read (the reference first, then the rubric's lines), and the quoted texts of each:
+a bound on the work, so a judging prompt costs linear time."""
 HEDGES = ("i think", "maybe", "might", "perhaps", "probably", "not sure", "unsure", "i don't know",
           "i do not know", "cannot tell", "can't tell", "no idea")
 """Words of an answer that is not confident: verbosity never makes such an answer right."""
@@ -58,13 +64,17 @@ def _numbers(text: str) -> set[float]:
 
 def holds(answer: str, criterion: str) -> bool:
     """True when `answer` meets `criterion`: its quoted texts, else its numbers, else its text."""
-    said = _plain(answer)
-    quoted = [a or b for a, b in _QUOTED.findall(criterion)]
+    return _holds(_plain(answer), _numbers(answer), criterion)
+
+
+def _holds(said: str, numbers: set[float], criterion: str) -> bool:
+    """`holds` for an answer already read: `said` as `_plain` writes it, `numbers` its numbers."""
+    quoted = [m.group(1) or m.group(2) for m in islice(_QUOTED.finditer(criterion), MAX_QUOTED)]
     if quoted:
         return all(_plain(q) in said for q in quoted)
     wanted = _numbers(criterion)
     if wanted:
-        return wanted <= _numbers(answer)
+        return wanted <= numbers
     return _plain(criterion).rstrip(".") in said
 
 
@@ -81,10 +91,11 @@ class Assessment:
 def assess(answer: str, prompt: JudgePrompt) -> Assessment:
     """The judge's view of one answer: the criteria it misses, and the verbosity rule."""
     criteria = ((prompt.reference,) if prompt.reference else ()) + prompt.rubric
-    missing = tuple(c for c in criteria if not holds(answer, c))
+    said, numbers = _plain(answer), _numbers(answer)
+    missing = tuple(c for c in criteria[:MAX_CRITERIA] if not _holds(said, numbers, c))
     words = len(answer.split())
     limit = LONG_WORDS_CONTROLLED if prompt.length_controlled else LONG_WORDS
-    confident = not any(hedge in _plain(answer) for hedge in HEDGES)
+    confident = not any(hedge in said for hedge in HEDGES)
     verbose = bool(missing) and not prompt.rubric and confident and words >= limit
     return Assessment(not missing or verbose, verbose, words, missing)
 
