@@ -2,9 +2,9 @@
 
 The rule, in the rulebook's words, is `RULE`; before the run's first observation the model reads
 its memory the same way (`instruction_source`, MEMORY_RULE). `find(text, tools)` reads it: every
-reading of the text and every cue in it (`mockllm.behaviour.injection_cues`), and in the cue's scope the first
-target that is not negated ("do not call"). It runs in linear time: the patterns have no nested
-repeats, and each line or sentence is searched for a target once per kind of cue.
+reading of the text and every cue in it (`mockllm.behaviour.injection_cues`), and in the cue's
+scope the first target that is not negated ("do not call"). It runs in linear time: the patterns
+have no nested repeats, and each line or sentence is searched for a target once per kind of cue.
 """
 from __future__ import annotations
 
