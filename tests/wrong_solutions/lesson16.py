@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Callable
 
 from solutions.evaluation.trajectory import call_matches, check_expected
 from tests.wrong_solutions import Catalogue
@@ -14,30 +15,29 @@ def _calls(trace) -> list:
     return [step for step in trace.steps if step.action]
 
 
-def _strict(calls: list, wanted: list) -> bool:
-    return len(calls) == len(wanted) and all(map(call_matches, calls, wanted))
+def _strict(calls: list, wanted: list, match=call_matches) -> bool:
+    return len(calls) == len(wanted) and all(map(match, calls, wanted))
 
 
-def _in_order(calls: list, wanted: list) -> bool:
+def _in_order(calls: list, wanted: list, match=call_matches) -> bool:
     found = 0
     for step in calls:
-        if found < len(wanted) and call_matches(step, wanted[found]):
+        if found < len(wanted) and match(step, wanted[found]):
             found += 1
     return found == len(wanted)
 
 
-def _with(match) -> callable:
+def _graded(calls: list, expected: dict, match=call_matches) -> bool:
+    """The reference's verdict on these calls (strict or in order, as `expected` says)."""
+    grade = _in_order if expected.get("extra_calls", False) else _strict
+    return grade(calls, expected["calls"], match)
+
+
+def _with(match: Callable) -> Callable:
     """A grade_trajectory right in everything but how one call is matched (`match(step, call)`)."""
     def grade_trajectory(trace, expected):
         check_expected(expected)
-        calls, wanted = _calls(trace), expected["calls"]
-        if not expected.get("extra_calls", False):
-            return len(calls) == len(wanted) and all(map(match, calls, wanted))
-        found = 0
-        for step in calls:
-            if found < len(wanted) and match(step, wanted[found]):
-                found += 1
-        return found == len(wanted)
+        return _graded(_calls(trace), expected, match)
     return grade_trajectory
 
 
@@ -80,8 +80,7 @@ def order_ignored(trace, expected):
 def crashes_without_action(trace, expected):
     check_expected(expected)
     names = [step.action.strip() for step in trace.steps]
-    calls = [step for step, name in zip(trace.steps, names) if name]
-    return _strict(calls, expected["calls"]) if not expected.get("extra_calls") else _in_order(calls, expected["calls"])
+    return _graded([step for step, name in zip(trace.steps, names) if name], expected)
 
 
 @CATALOGUE.wrong("grade_trajectory", fault="zips the calls with the expected calls, so an empty trace passes",
@@ -101,8 +100,7 @@ def repeats_in_a_set(trace, expected):
     unique = {}
     for step in _calls(trace):
         unique.setdefault((step.action, json.dumps(step.action_input, sort_keys=True)), step)
-    calls = list(unique.values())
-    return _in_order(calls, expected["calls"]) if expected.get("extra_calls") else _strict(calls, expected["calls"])
+    return _graded(list(unique.values()), expected)
 
 
 @CATALOGUE.wrong("grade_trajectory", fault="never allows an extra call, whatever extra_calls says",
@@ -143,7 +141,7 @@ def key_error(trace, expected):
 def mutates_the_trace(trace, expected):
     check_expected(expected)
     trace.steps[:] = [step for step in trace.steps if step.action]
-    return _in_order(trace.steps, expected["calls"]) if expected.get("extra_calls") else _strict(trace.steps, expected["calls"])
+    return _graded(trace.steps, expected)
 
 
 @CATALOGUE.wrong("grade_trajectory", fault="fills in the default extra_calls by writing it into the expected trajectory",
@@ -151,8 +149,7 @@ def mutates_the_trace(trace, expected):
 def mutates_the_expected(trace, expected):
     expected.setdefault("extra_calls", False)
     check_expected(expected)
-    calls = _calls(trace)
-    return _in_order(calls, expected["calls"]) if expected["extra_calls"] else _strict(calls, expected["calls"])
+    return _graded(_calls(trace), expected)
 
 
 @CATALOGUE.wrong("grade_trajectory", fault="counts calls with a Counter of tool names, ignoring order and arguments",
