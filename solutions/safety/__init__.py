@@ -4,7 +4,9 @@ side effects and a defence against prompt injection. Built in lesson 09 (Safety 
 One small module per idea: `privilege` (allowlist, read-only tools, the 30-day window, the
 side-effect tools), `approval` (the gate), `audit` (JSON lines), `injection` (tool output as data),
 `agent` (SafeAgent, all of them together), `sweep` (counting dangerous calls). The Approve/Deny
-buttons for a person are `solutions.course.widgets.ApprovalButtons`.
+buttons for a person are `solutions.course.widgets.ApprovalButtons`. Lesson 15 (Exfiltration) adds
+`egress` (the egress policy), `exfiltration` (injections that ask for a leak) and `leak_sweep` (the
+defence table with the leaks).
 """
 from solutions.safety.agent import MAX_FAILURES, SafeAgent
 from solutions.safety.approval import POLICIES, GatedTools, ToolCall, approval_decision, needs_approval
