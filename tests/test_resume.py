@@ -197,6 +197,14 @@ def test_the_schema_and_the_digest_are_in_the_row(tmp_path: Path):
     assert len({inputs_digest("one", {}), inputs_digest("two", {}), inputs_digest("one", {"a": 1})}) == 3
 
 
+@pytest.mark.parametrize("value", [("a", "b"), {1: "x"}, {"n": float("nan")}, {"when": object()}, {3, 4}])
+def test_a_checkpoint_that_json_would_not_give_back_the_same_is_refused(tmp_path: Path, value):
+    with closing(open_checkpoints(tmp_path / "memory.sqlite").conn) as conn:
+        with pytest.raises(TypeError, match="the checkpoint of stage 'one' cannot be saved as JSON"):
+            save_checkpoint(conn, "t", "one", inputs_digest("one", {}), value)
+        assert saved_stages(conn, "t") == []
+
+
 def test_a_damaged_store_is_kept_aside_and_the_task_starts_over(tmp_path: Path, full):
     path = tmp_path / "memory.sqlite"
     path.write_bytes(b"\x00\xff not a database " * 400)

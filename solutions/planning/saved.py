@@ -52,7 +52,15 @@ def inputs_digest(stage: str, inputs: dict) -> str:
 def save_checkpoint(conn: sqlite3.Connection, task_id: str, stage: str, digest: str,
                     value: Any) -> None:
     """Save a validated checkpoint as JSON, replacing the stage's older one, in one transaction."""
-    text = json.dumps(value, ensure_ascii=False)  # raises TypeError for a value JSON cannot hold
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        same = json.loads(text) == value
+    except (TypeError, ValueError) as error:
+        text, same = f"{type(error).__name__}: {error}", False
+    if not same:  # a tuple comes back a list, an int key a str: the loaded value would differ
+        raise TypeError(f"the checkpoint of stage {stage!r} cannot be saved as JSON and read back "
+                        f"the same ({text[:120]}): make it of dicts with str keys, lists, str, "
+                        "finite numbers, bools and None")
     with conn:
         conn.execute("INSERT INTO checkpoints (task, stage, schema, inputs, value) "
                      "VALUES (?, ?, ?, ?, ?) ON CONFLICT(task, stage) DO UPDATE SET "
