@@ -292,8 +292,14 @@ def test_a_call_that_crashes_is_counted_before_it_is_made(tmp_path: Path):
                                        ({"task_id": None}, "task_id must be a non-empty str"),
                                        ({"max_calls": 0}, "max_calls must be a whole number >= 1"),
                                        ({"max_calls": True}, "max_calls must be a whole number >= 1"),
-                                       ({"token_budget": -5}, "token_budget")])
+                                       ({"token_budget": -5}, "token_budget"),
+                                       ({"stages": iter(report_stages())}, "stages must be a list of Stage"),
+                                       ({"stages": ["period"]}, "stages must be a list of Stage")])
 def test_bad_arguments_are_clear_errors(tmp_path: Path, bad, says):
+    if "stages" in bad:
+        with pytest.raises(TypeError, match=says):
+            resume_stages(bad["stages"], forgetful(), world_tools(), tmp_path / "m.sqlite", TASK)
+        return
     arguments = {"task_id": TASK, **bad}
     task_id = arguments.pop("task_id")
     with pytest.raises((ValueError, TypeError), match=says):

@@ -106,6 +106,8 @@ def resume_stages(stages: list[Stage], client: Any, tools: ToolRegistry, path: s
                   token_budget: int | None = None) -> ResumedRun:
     """Resume `task_id` from the store at `path`: load the checkpoints that hold, run the stages
     from the first that does not, save each checkpoint once it holds; stop at a cap."""
+    if not isinstance(stages, (list, tuple)) or not all(isinstance(s, Stage) for s in stages):
+        raise TypeError(f"stages must be a list of Stage, got {type(stages).__name__}")
     if not isinstance(task_id, str) or not task_id.strip():
         raise ValueError(f"task_id must be a non-empty str naming the task, got {task_id!r}")
     opened = open_checkpoints(path)  # a missing, damaged or locked file: a fresh store and a message
