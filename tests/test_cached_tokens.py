@@ -119,3 +119,30 @@ def test_repr_stays_short_when_the_details_are_zero() -> None:
         model="mock-react", messages=[{"role": "user", "content": "What is (17 + 5) * 3?"}])
     assert repr(response.usage) == "CompletionUsage(completion_tokens=9, prompt_tokens=17, total_tokens=26)"
     assert response.usage.model_dump()["prompt_tokens_details"] == {"audio_tokens": 0, "cached_tokens": 0}
+
+
+def test_resumed_digests_are_the_digests_from_scratch() -> None:
+    from mockllm.protocol.caching import prefix_digests
+    from mockllm.protocol.completion import measure_prompt, prompt_parts
+    from mockllm.protocol.validate import validate_request
+
+    steps = [m for n in range(40) for m in ({"role": "assistant", "content": f"Thought: step {n}."},
+                                            {"role": "user", "content": f"Observation: {n} " * 9})]
+    request = validate_request("mock-react", [{"role": "system", "content": SYSTEM},
+                                              {"role": "user", "content": "Question: go"}, *steps], {})
+    total = measure_prompt(request)[1]
+    cut = len(request.messages) - 2
+    scratch = prefix_digests("mock-react", lambda start: prompt_parts(request, start), total)
+    for _ in range(2):  # a miss, then a hit of the remembered chains
+        assert prefix_digests("mock-react", lambda start: prompt_parts(request, start), total,
+                              ("test", "head"), cut, ("test", "whole"), 3) == scratch
+    assert [length for length, _ in scratch] == list(range(MIN_TOKENS, total - 1, BLOCK))
+    # an agent's run: each call finds cached the block boundaries of the call before it
+    client = MockLLM()
+    growing = [client.chat.completions.create(model="mock-react", messages=request.messages[:2 + 2 * n])
+               for n in range(0, 41, 5)]
+    # shared: all of the call before but the last two tokens of its reply's start (the first is the
+    # role of the assistant message that follows it, as in a chat template)
+    shared = [r.usage.prompt_tokens - 2 for r in growing[:-1]]
+    assert [cached(r) for r in growing[1:]] == [
+        MIN_TOKENS + (size - MIN_TOKENS) // BLOCK * BLOCK if size >= MIN_TOKENS else 0 for size in shared]

@@ -21,9 +21,13 @@ more, cache hits in increments of 128 tokens):
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 
 from mockllm.protocol.tokens import _count, _token_re
+from mockllm.reading.recent import Recent
+
+Part = tuple[bytes, "str | None"]
 
 MIN_TOKENS = 1024
 """The shortest prompt, and prefix, that is cached."""
@@ -45,12 +49,18 @@ class PromptCache:
     def __len__(self) -> int:
         return len(self._seen)
 
-    def cached_tokens(self, model: str, parts: list[tuple[bytes, str | None]], total: int) -> int:
-        """The cached tokens of a prompt of `total` tokens made of `parts` (see `prompt_parts`);
-        its cacheable prefixes are remembered."""
+    def cached_tokens(self, model: str, parts_from: Callable[[int], list[Part]], total: int,
+                      head: tuple | None = None, cut: int = 0, whole: tuple | None = None,
+                      closing: int = 0) -> int:
+        """The cached tokens of a prompt of `total` tokens; its cacheable prefixes are remembered.
+
+        `parts_from(k)` gives the prompt's parts (see `prefix_digests`) from its message `k` on;
+        `head`, when given, names the prompt's first `cut` messages (their roles and contents),
+        so that the digests after them are remembered and a resent conversation hashes only its
+        new messages (`whole` names every message, `closing` counts the parts after them)."""
         if total <= MIN_TOKENS:
             return 0
-        prefixes = prefix_digests(model, parts, total)
+        prefixes = prefix_digests(model, parts_from, total, head, cut, whole, closing)
         with self._lock:
             seen = self._seen
             hit = 0
@@ -65,18 +75,57 @@ class PromptCache:
         return hit
 
 
-def prefix_digests(model: str, parts: list[tuple[bytes, str | None]], total: int) -> list[tuple[int, bytes]]:
+class _Chain:
+    """The digest's state partway through a prompt: tokens read, the next boundary, the digests."""
+
+    __slots__ = ("state", "done", "boundary", "out")
+
+    def __init__(self, state: object, done: int, boundary: int, out: list[tuple[int, bytes]]) -> None:
+        self.state, self.done, self.boundary, self.out = state, done, boundary, out
+
+    def copy(self) -> _Chain:
+        """An independent copy, to read on from."""
+        return _Chain(self.state.copy(), self.done, self.boundary, list(self.out))
+
+
+_CHAINS = Recent(64)
+"""(model, the first messages' roles and contents) -> the _Chain after them (a bounded memo)."""
+
+
+def prefix_digests(model: str, parts_from: Callable[[int], list[Part]], total: int,
+                   head: tuple | None = None, cut: int = 0, whole: tuple | None = None,
+                   closing: int = 0) -> list[tuple[int, bytes]]:
     """(length, digest) of each cacheable prefix of the prompt, shortest first.
 
-    `parts` are (marker, text): a marker (bytes, one token) such as a message's role, or a text
-    (its tokens as `tokens.count_tokens` counts them)."""
+    A part is (marker, None), one token such as a message's role, or (b"", text), the tokens of
+    `text` as `tokens.count_tokens` counts them. With `head`, the chain after the first `cut`
+    messages is remembered under it, and under `whole` the chain after every message (the
+    prompt's last `closing` parts, the reply's start, come after them); their prefixes all end
+    before the prompt's last token, so the chains do not depend on its length."""
+    if head is None:
+        return _read(_start(model), parts_from(0), total - 1).out
+    chain, tail = _CHAINS.get(head), parts_from(cut)
+    if chain is None:
+        every = parts_from(0)
+        chain = _CHAINS.remember(head, _read(_start(model), every[:len(every) - len(tail)], None))
+    chain = _read(chain.copy(), tail[:len(tail) - closing], None)  # the messages: before the last token
+    if whole is not None:  # the next request of an agent's run starts with all of these messages
+        _CHAINS.remember(whole, chain.copy())
+    return _read(chain, tail[len(tail) - closing:], total - 1).out
+
+
+def _start(model: str) -> _Chain:
+    """The chain at the start of a prompt to `model`."""
     import hashlib
 
-    state = hashlib.sha1(model.encode("utf-8", "surrogatepass") + _MARK)
-    last = total - 1  # the prompt's last token is never cached
-    boundary, done, out = MIN_TOKENS, 0, []
+    return _Chain(hashlib.sha1(model.encode("utf-8", "surrogatepass") + _MARK), 0, MIN_TOKENS, [])
+
+
+def _read(chain: _Chain, parts: list[Part], last: int | None) -> _Chain:
+    """Read `parts` into `chain` (in place), recording a digest at each boundary up to `last`."""
+    state, done, boundary, out = chain.state, chain.done, chain.boundary, chain.out
     for marker, text in parts:
-        if boundary > last:
+        if last is not None and boundary > last:
             break
         if text is None:
             state.update(_MARK + marker)
@@ -91,15 +140,17 @@ def prefix_digests(model: str, parts: list[tuple[bytes, str | None]], total: int
             done += tokens
             continue
         state.update(_MARK)
-        start = 0
-        for end in _ends(text, boundary - done, min(done + tokens, last) - done):
-            state.update(_encoded(text[start:end]))
-            start = end
+        begin = 0
+        most = done + tokens if last is None else min(done + tokens, last)
+        for end in _ends(text, boundary - done, most - done):
+            state.update(_encoded(text[begin:end]))
+            begin = end
             out.append((boundary, state.copy().digest()))
             boundary += BLOCK
-        state.update(_encoded(text[start:]))
+        state.update(_encoded(text[begin:]))
         done += tokens
-    return out
+    chain.done, chain.boundary = done, boundary
+    return chain
 
 
 def _ends(text: str, first: int, most: int) -> list[int]:

@@ -178,9 +178,7 @@ def build_completion(request: Request, reply: object, explanation: dict, id_part
     completed += thinking
     message = (ChatCompletionMessage(content=content, refusal=None, tool_calls=tool_calls) if tool_calls
                else ChatCompletionMessage(content=content, refusal=None))
-    cache = request.cache
-    cached = 0 if cache is None or prompt <= MIN_TOKENS else cache.cached_tokens(
-        request.model, prompt_parts(request), prompt)
+    cached = 0 if request.cache is None or prompt <= MIN_TOKENS else _cached_tokens(request, prompt)
     usage = CompletionUsage(prompt_tokens=prompt, completion_tokens=completed,
                             total_tokens=prompt + completed,
                             completion_tokens_details=CompletionTokensDetails(reasoning_tokens=thinking),
@@ -215,13 +213,26 @@ def _reply_tokens(reply: object) -> int:
     return count_tokens(reply.content or "") + sum(_call_tokens(call) for call in reply.tool_calls)
 
 
-def prompt_parts(request: Request) -> list[tuple[bytes, str | None]]:
-    """The prompt as the cache reads it (`caching.prefix_digests`): tools, then each message's
-    PER_MESSAGE_TOKENS markers, content and tool calls, then the reply's priming markers."""
+def _cached_tokens(request: Request, prompt: int) -> int:
+    """The request's cached prompt tokens from its client's cache (`caching`); a conversation of
+    plain messages resumes the digests after all but its last two messages."""
+    tools = _tools_json()(request.tools) if request.tools else ""
+    plain, cut, head, whole = request.plain, 0, None, None
+    if plain is not None and len(plain) >= 8:
+        cut = len(plain) // 2 - 2
+        head, whole = (request.model, tools, *plain[:2 * cut]), (request.model, tools, *plain)
+    return request.cache.cached_tokens(request.model, lambda start: prompt_parts(request, start, tools),
+                                       prompt, head, cut, whole, REPLY_PRIMING_TOKENS)
+
+
+def prompt_parts(request: Request, start: int = 0, tools: str = "") -> list[tuple[bytes, str | None]]:
+    """The prompt from message `start` on as the cache reads it (`caching.prefix_digests`): the
+    tools (`tools`, their JSON, when `start` is 0), then each message's PER_MESSAGE_TOKENS markers,
+    content and tool calls, then the reply's priming markers."""
     parts: list[tuple[bytes, str | None]] = []
-    if request.tools:
-        parts.append((b"", _tools_json()(request.tools)))
-    for message in request.messages:
+    if tools and not start:
+        parts.append((b"", tools))
+    for message in request.messages[start:]:
         text = message["content"] or ""
         rest = repr(sorted((key, value) for key, value in message.items()
                            if key not in ("role", "content", "tool_calls"))) if len(message) > 2 else ""
