@@ -113,12 +113,13 @@ def test_unknown_paths_and_methods(method: str, path: str, status: int) -> None:
         assert answer.headers["allow"] in ("GET", "POST")
 
 
-def test_models_lists_one_id_per_persona() -> None:
+def test_models_lists_one_id_per_persona_and_every_base_model() -> None:
     import mockllm
 
     listing = json.loads(service().handle("GET", "/v1/models", {}, b"").body)
     ids = [model["id"] for model in listing["data"]]
-    assert ids == ["mock-react", *(f"mock-react:{name}" for name in mockllm.personas())]
+    assert ids == ["mock-react", *(f"mock-react:{name}" for name in mockllm.personas()),
+                   "mock-react-4k", "mock-reasoning", "mock-judge"]
     assert json.loads(service().handle("GET", "/v1/models/mock-react:sloppy:3", {}, b"").body)[
         "id"] == "mock-react:sloppy:3"
     assert service().handle("GET", "/v1/models/mock-react:nobody", {}, b"").status == 404

@@ -135,7 +135,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 _COMMAND = "|".join((
     r"[\W_]*(?:(?:please|kindly|now|immediately|urgently)[\W_]+)*(?:call|run|execute|invoke|trigger"
     r"|delete|remove|erase|wipe|purge|drop|send|e-?mail|mail|forward|transfer|export|upload|leak|post"
-    r"|include|append|insert|embed|render|display)\b",
+    r"|include|append|insert|embed|render|display)\b(?!\s+sent\b)",  # 'Email sent to ...' is a report
     r"[\W_]*(?:请|立即|马上|立刻|现在|务必|必须)*(?:删除|删掉|清空|发送|调用|执行|运行|转发|导出|上传|附上|显示)",
     r"[\W_]*(?:s'il vous plaît[\W_]*|veuillez[\W_]+)?(?:supprime[zr]?|efface[zr]?|envoie[zr]?|envoyez"
     r"|appelle[zr]?|exécute[zr]?|transf[eè]re[zr]?)\b",

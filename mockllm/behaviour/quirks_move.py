@@ -5,8 +5,8 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from mockllm.behaviour.injection import find as read_instruction
-from mockllm.behaviour.quirks import (QuirkContext, guess_answer, last_observation, past_calls, say,
+from mockllm.behaviour.injection import SAID, _EMAIL_PARAMS, find as read_instruction, instruction_source
+from mockllm.behaviour.quirks import (QuirkContext, guess_answer, past_calls, say,
                                       tool_kind, tool_names)
 
 if TYPE_CHECKING:
@@ -138,15 +138,40 @@ def _demand(instruction: str) -> str:
     return (text[:1].upper() + text[1:] + ".") if text else "OK."
 
 
+_FILLED = {"subject": ("subject", "title"), "body": ("body", "text", "content", "message")}
+LEAK_SUBJECT = "The data you asked for"
+"""The subject of an email an instruction asks for and gives none (see `_with_data`)."""
+
+
+def _with_data(found: Any, conv: "Conversation") -> dict:
+    """The instruction's arguments. An email tool's (a tool with an address parameter) subject and
+    body the text leaves out are filled as an obeying model fills them: LEAK_SUBJECT, and what the
+    run has read (the lines of its observations that are no error and hold no instruction)."""
+    args = dict(found.args)
+    params = next((tool.parameters for tool in conv.tools if tool.name == found.tool), ())
+    if not any(p.lower() in _EMAIL_PARAMS for p in params):
+        return args
+    read = [line for step in conv.steps if step.observation and not step.observation.startswith("Error")
+            for line in step.observation.splitlines()
+            if line.strip() and read_instruction(line, conv.tools) is None]
+    for kind, names in _FILLED.items():
+        param = next((p for p in params if p.lower() in names), None)
+        if param is not None and param not in args:
+            args[param] = LEAK_SUBJECT if kind == "subject" else "\n".join(read)
+    return args
+
+
 def obey_injection(move: "Move", conv: "Conversation", ctx: QuirkContext) -> "Move | None":
-    """Follow an instruction found in the latest observation, as if the user had given it."""
-    found = read_instruction(last_observation(conv), conv.tools)
+    """Follow an instruction found in the latest observation (before the first one, in the
+    remembered facts), as if the user had given it."""
+    where, text = instruction_source(conv)  # the latest observation, or before it the memory
+    found = read_instruction(text, conv.tools)
     if found is None:
         return None
-    thought = say(conv, f"The observation says: {found.text}. I will do that.",
-                  f"观察结果要求：{found.text}。我照做。")
+    said, said_zh = SAID[where]
+    thought = say(conv, f"{said}: {found.text}. I will do that.", f"{said_zh}：{found.text}。我照做。")
     if found.tool is not None:
-        return _call(move, thought, found.tool, found.args)
+        return _call(move, thought, found.tool, _with_data(found, conv))
     if found.answer is not None:  # a link to show: put it in the answer it would give
         return _answer(move, thought, "\n\n".join(filter(None, (move.final_answer, found.answer))))
     return _answer(move, thought, _demand(found.text))

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mockllm._hash import stable_int
-from mockllm.behaviour.quirks import last_observation, tool_names
+from mockllm.behaviour.injection import instruction_source
+from mockllm.behaviour.quirks import tool_names
 from mockllm.behaviour.quirks_move import find_instruction
 
 if TYPE_CHECKING:
@@ -234,14 +235,15 @@ class ObservationHasInstruction(Trigger):
     obeyable: bool = False
 
     def fires(self, conv: "Conversation", seed: int, persona: str, quirk: str) -> bool:
-        """True when the latest observation holds such an instruction."""
+        """True when the latest observation (before the first one, the remembered facts) holds one."""
         tools = conv.tools if self.obeyable else None
-        return find_instruction(last_observation(conv), tools) is not None
+        return find_instruction(instruction_source(conv)[1], tools) is not None
 
     def describe(self) -> str:
         """The rulebook phrase."""
         if self.obeyable:
-            return "the latest observation holds an instruction naming an offered tool, an address or a link"
+            return ("the latest observation (before the first one, a remembered fact) holds an "
+                    "instruction naming an offered tool, an address or a link")
         return "observation holds an instruction"
 
 

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from mockllm.protocol.completion import CREATED, Draft, build_completion
+from mockllm.behaviour.sampling import sampling_seed
+from mockllm.protocol.caching import PromptCache
+from mockllm.protocol.completion import CREATED, Draft, build_completion, measure_prompt
 from mockllm.protocol.errors import ScriptExhaustedError, check_failures, simulated_failure
+from mockllm.protocol.model_specs import spec_of
 from mockllm.protocol.options import check_clock, check_persona, check_quirks, check_seed
 from mockllm.protocol.params import check_params
 from mockllm.protocol.responses import Responses
@@ -69,6 +72,7 @@ class MockLLM:
         self._today = _iso_day(self._created)
         self._script = script
         self._calls = 0
+        self.prompt_cache = PromptCache()  # the prefixes this client was sent (protocol/caching.py)
         self.chat = Chat(self)
         self.responses = Responses(self)
 
@@ -84,6 +88,8 @@ class MockLLM:
 
     def _complete(self, request: Request) -> object:
         """Run one checked request through the pipeline."""
+        measure_prompt(request)  # a prompt over the context window never reaches the model
+        request.cache = self.prompt_cache
         self._calls += 1
         call = self._calls
         if call in self.failures:
@@ -95,9 +101,15 @@ class MockLLM:
             step = call - sum(1 for failed in self.failures if failed < call)  # failed calls use no reply
             reply, explanation = self._scripted(step), script_explanation(step, self.seed)
             id_parts: tuple = ("script", step)
+        elif spec_of(request.model).judge:  # the judge: mockllm/reply/judge.py
+            from mockllm.reply.judge import judge_reply
+
+            content, explanation = judge_reply(request.messages)  # a verdict: no tools, no format
+            reply, id_parts = Draft(content, ()), ("judge",)
         else:
             reply, question = self._respond(request)
-            explanation, id_parts = reply.explanation, ("policy", self.persona, self.seed, self.quirks)
+            explanation = reply.explanation
+            id_parts = ("policy", self.persona, explanation["seed"], self.quirks)
             reply = self._obey(request, reply, question, adjusted)
         completion = build_completion(request, reply, explanation, id_parts, self._created, adjusted)
         if not request.stream:
@@ -119,7 +131,8 @@ class MockLLM:
         read_conversation, respond = _policy()
         tools = None if request.tool_choice == "none" else request.tools
         conversation = read_conversation(request.messages, tools, request.plain, request.tool_choice)
-        reply = respond(conversation, persona=self.persona, seed=self.seed, quirks=self.quirks,
+        seed = sampling_seed(self.seed, request.seed, request.temperature)
+        reply = respond(conversation, persona=self.persona, seed=seed, quirks=self.quirks,
                         temperature=request.temperature)
         return reply, conversation.question
 
@@ -128,6 +141,12 @@ class MockLLM:
         if request.tools is None and request.response_format is None:
             return reply
         content, calls, today = reply.content, tuple(reply.tool_calls), self._today
+        if calls and ("parallel_tool_calls", True) in request.extras and not isinstance(request.tool_choice, dict):
+            from mockllm.protocol.parallel import parallel_calls
+
+            calls, notes = parallel_calls(request.messages, calls, lambda messages: tuple(
+                self._respond(_with_messages(request, messages))[0].tool_calls))
+            adjusted += notes
         if request.tools is not None and request.tool_choice != "none":
             from mockllm.protocol.tool_choice import apply_tool_choice
 
@@ -142,6 +161,15 @@ class MockLLM:
             content, note = formatted(request.response_format, content, question, today)
             adjusted.append(note)
         return Draft(content, calls)
+
+
+def _with_messages(request: Request, messages: list[dict]) -> Request:
+    """A copy of `request` with other messages (for `parallel_calls`' look ahead)."""
+    import copy
+
+    other = copy.copy(request)
+    other.messages, other.plain = messages, None
+    return other
 
 
 def _iso_day(created: int) -> str:
@@ -169,7 +197,7 @@ class Completions:
         """Return a ChatCompletion (or, with stream=True, a Stream of chunks) for `messages`.
 
         Takes every keyword of openai's `create()` (`mockllm.protocol.params.PARAMETERS`):
-        `temperature`, `stop`, `max_tokens` / `max_completion_tokens`, `tools`, `tool_choice`,
+        `temperature`, `seed`, `stop`, `max_tokens` / `max_completion_tokens`, `tools`, `tool_choice`,
         `parallel_tool_calls`, `response_format`, `logprobs`, `top_logprobs`, `stream`,
         `stream_options` and `n=1` shape the reply; the others are checked and accepted without
         effect. None and openai's NOT_GIVEN / omit mean "not given".

@@ -3,7 +3,8 @@
 A request names its model; the part before the first `:` is the base (`mock-react:sloppy:3` is
 `mock-react`, as the server reads it). The base names the mock knows are in MODELS; any other name
 (a framework may send `gpt-4o-mini`) is read as `mock-react`. Every model is the same policy and
-persona behind the name: only the limits below differ.
+persona behind the name: only the limits below differ, except `mock-judge`, which answers a judging
+prompt with a verdict (mockllm/reply/judge.py) and reads no persona.
 
 - **Context window**: the prompt tokens (`usage.prompt_tokens`), plus `max_completion_tokens` (or
   `max_tokens`) when given, must fit in it, else the request is refused with the API's 400
@@ -28,10 +29,12 @@ from mockllm.protocol.errors import (ContextLengthExceededError, UnsupportedPara
 
 
 class ModelSpec(NamedTuple):
-    """A model's limits: its context window in tokens, and whether it reasons before replying."""
+    """A model's limits: its context window in tokens, whether it reasons before replying, and
+    whether it is the judge (mockllm/reply/judge.py) rather than the agent's model."""
 
     context_window: int
     reasoning: bool = False
+    judge: bool = False
 
 
 DEFAULT_MODEL = "mock-react"
@@ -39,6 +42,7 @@ MODELS: dict[str, ModelSpec] = {
     "mock-react": ModelSpec(16_777_216),
     "mock-react-4k": ModelSpec(4_096),
     "mock-reasoning": ModelSpec(200_000, reasoning=True),
+    "mock-judge": ModelSpec(128_000, judge=True),
 }
 """The base model names the mock knows, and their limits (any other name is `mock-react`)."""
 REASONING_PER_TOKEN = {"none": 0, "minimal": 1, "low": 2, "medium": 4, "high": 8, "xhigh": 16,

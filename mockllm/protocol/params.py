@@ -32,7 +32,7 @@ CHOICES = {
 }
 """The values the SDK's types allow for the keywords that take one of a few strings."""
 IGNORED = (
-    "frequency_penalty", "presence_penalty", "top_p", "logit_bias", "seed", "metadata", "store",
+    "frequency_penalty", "presence_penalty", "top_p", "logit_bias", "metadata", "store",
     "service_tier", "reasoning_effort", "verbosity", "prediction", "prompt_cache_key",
     "prompt_cache_options", "prompt_cache_retention", "safety_identifier", "user", "moderation",
     "web_search_options", "modalities", "extra_headers", "extra_query", "extra_body", "timeout",

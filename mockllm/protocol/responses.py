@@ -12,8 +12,8 @@ API streams (`responses_stream`). Ids are the completion's stable hash: `resp_<h
 from __future__ import annotations
 
 from mockllm.protocol.responses_types import (
-    IncompleteDetails, InputTokensDetails, OutputTokensDetails, Response, ResponseFunctionToolCall,
-    ResponseOutputMessage, ResponseOutputText, ResponseUsage,
+    IncompleteDetails, Response, ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText,
+    ResponseUsage,
 )
 
 __all__ = ["Responses", "build_response"]
@@ -71,12 +71,7 @@ def build_response(completion: object, echo: dict) -> Response:
         output.append(ResponseFunctionToolCall(
             id=f"fc_{stable_int(key, 'call', index):016x}", status=status,
             arguments=call.function.arguments, call_id=call.id, name=call.function.name))
-    used = completion.usage
-    usage = ResponseUsage(input_tokens=used.prompt_tokens,
-                          input_tokens_details=InputTokensDetails(),
-                          output_tokens=used.completion_tokens,
-                          output_tokens_details=OutputTokensDetails(),
-                          total_tokens=used.total_tokens)
+    usage = ResponseUsage.from_chat(completion.usage)
     return Response(
         id=f"resp_{key}", created_at=completion.created, status=status, background=False,
         completed_at=None if cut else completion.created, error=None,

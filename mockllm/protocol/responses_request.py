@@ -24,6 +24,7 @@ CHOICE_SHAPE = "'none', 'auto', 'required' or {'type': 'function', 'name': <an o
 FORMAT_TYPES = ("text", "json_object", "json_schema")
 _RENAMED = (("'response_format.json_schema", "'text.format"), ("'response_format", "'text.format"),
             ("'messages'", "'input'"), ("'max_tokens'", "'max_output_tokens'"),
+            ("'max_completion_tokens'", "'max_output_tokens'"), ("'reasoning_effort'", "'reasoning.effort'"),
             ("].function.", "]."))
 """Chat completions' field names, as the Responses API names them, in the errors passed on."""
 
@@ -65,8 +66,11 @@ def read_request(params: Mapping[str, object]) -> ResponsesRequest:
     if tools and choice is not None:
         chat["tool_choice"] = choice if isinstance(choice, str) else {
             "type": "function", "function": {"name": choice["name"]}}
-    if "max_output_tokens" in given:
-        chat["max_tokens"] = given["max_output_tokens"]
+    if "max_output_tokens" in given:  # it bounds a reasoning model's hidden tokens too
+        chat["max_completion_tokens"] = given["max_output_tokens"]
+    effort = given.get("reasoning", {}).get("effort") if isinstance(given.get("reasoning"), Mapping) else None
+    if effort is not None:
+        chat["reasoning_effort"] = effort
     text = check_text(given.get("text"))
     if text["format"]["type"] != "text":
         chat["response_format"] = _response_format(text["format"])

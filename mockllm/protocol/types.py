@@ -3,8 +3,9 @@
 `model_dump()` returns a plain dict that `openai.types.chat.ChatCompletion.model_validate` (or
 `ChatCompletionChunk`) accepts, and `to_dict()` exactly what the API sends; the extra top-level
 field `x_mock` says why the mock replied so. The methods are `mockllm.protocol.models.Model`'s.
-Differences from the SDK's classes: no `service_tier`, no `usage.*_tokens_details`, no
-`message.annotations`/`audio`/`function_call` fields (the mock never produces them).
+Differences from the SDK's classes: no `service_tier`, no `message.annotations`/`audio`/
+`function_call` fields (the mock never produces them); `usage`'s details hold only the counts the
+API sends for text (cached, reasoning, audio and prediction tokens).
 """
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from mockllm.protocol.models import Model
 
 __all__ = [
     "Function", "ChatCompletionMessageToolCall", "ChatCompletionMessage", "TopLogprob",
-    "ChatCompletionTokenLogprob", "ChoiceLogprobs", "Choice", "CompletionUsage", "ChatCompletion",
+    "ChatCompletionTokenLogprob", "ChoiceLogprobs", "Choice", "CompletionTokensDetails",
+    "PromptTokensDetails", "CompletionUsage", "ChatCompletion",
     "ChoiceDeltaToolCallFunction", "ChoiceDeltaToolCall", "ChoiceDelta", "ChunkChoice",
     "ChatCompletionChunk",
 ]
@@ -88,13 +90,44 @@ class Choice(Model):
     message: ChatCompletionMessage
 
 
-class CompletionUsage(Model):
-    """Token counts of the request and the reply."""
+class CompletionTokensDetails(Model):
+    """What the completion tokens hold: `reasoning_tokens`, a reasoning model's hidden tokens."""
 
+    _defaults = {"reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0,
+                 "rejected_prediction_tokens": 0}
+    accepted_prediction_tokens: int
+    audio_tokens: int
+    reasoning_tokens: int
+    rejected_prediction_tokens: int
+
+
+class PromptTokensDetails(Model):
+    """What the prompt tokens hold: `cached_tokens`, the start an earlier request sent."""
+
+    _defaults = {"cached_tokens": 0, "audio_tokens": 0}
+    audio_tokens: int
+    cached_tokens: int
+
+
+class CompletionUsage(Model):
+    """Token counts of the request and the reply, with the API's details.
+
+    Its repr leaves out details whose counts are all 0, so that it stays one short line."""
+
+    _nested = {"completion_tokens_details": (CompletionTokensDetails, False),
+               "prompt_tokens_details": (PromptTokensDetails, False)}
     _required = ("completion_tokens", "prompt_tokens", "total_tokens")
     completion_tokens: int
     prompt_tokens: int
     total_tokens: int
+    completion_tokens_details: CompletionTokensDetails | None
+    prompt_tokens_details: PromptTokensDetails | None
+
+    def __repr__(self) -> str:
+        shown = [f"{name}={value!r}" for name, value in self
+                 if not name.endswith("_details") or (value is not None and any(
+                     count for _, count in value))]
+        return f"CompletionUsage({', '.join(shown)})"
 
 
 class ChatCompletion(Model):

@@ -316,7 +316,8 @@ def _check_tool(field: str, tool: object) -> object:
     if "strict" in function:  # strict: true holds the schema to the API's strict rules
         from mockllm.protocol.formats import check_strict_function
 
-        check_strict_function(f"{field}.function", {**function, "parameters": sent})
+        checked = {**function, "parameters": sent} if "parameters" in function else function
+        check_strict_function(f"{field}.function", checked)
     if sent is parameters:
         return tool
     return {**tool, "function": {**function, "parameters": sent}}

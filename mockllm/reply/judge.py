@@ -47,11 +47,6 @@ NOT_A_JUDGING_PROMPT = (
     "and I reply {\"winner\": \"A\" or \"B\", \"reason\": ...}.")
 
 
-def is_judge(model: str) -> bool:
-    """True when the model name asks for the judge: `mock-judge` (parts after ':' aside)."""
-    return model.partition(":")[0] == JUDGE_MODEL
-
-
 def _plain(text: str) -> str:
     """Lower case, runs of white space as one space, thousands separators dropped."""
     return _SPACES.sub(" ", _THOUSANDS.sub("", text)).strip().lower()

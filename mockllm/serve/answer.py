@@ -75,4 +75,5 @@ def param_of(message: str) -> str | None:
 def bad_request(error: Exception) -> Answer:
     """HTTP 400 for a request the mock rejected with a ValueError or TypeError."""
     message = str(error)
-    return error_answer(400, message, param=param_of(message), error=error)
+    param = getattr(error, "param", None) or param_of(message)  # a BadRequestError names its own
+    return error_answer(400, message, param=param, code=getattr(error, "code", None), error=error)

@@ -49,8 +49,11 @@ def model_card(model_id: str, created: int) -> dict:
 
 
 def model_list(created: int) -> dict:
-    """The body of `GET /v1/models`: the base model and one id per persona."""
+    """The body of `GET /v1/models`: the base model, one id per persona, then the other base models."""
     from mockllm.behaviour.personas import personas
 
-    ids = [BASE_MODEL, *(f"{BASE_MODEL}:{name}" for name in personas())]
+    from mockllm.protocol.model_specs import MODELS
+
+    ids = [BASE_MODEL, *(f"{BASE_MODEL}:{name}" for name in personas()),
+           *(name for name in MODELS if name != BASE_MODEL)]
     return {"object": "list", "data": [model_card(model_id, created) for model_id in ids]}

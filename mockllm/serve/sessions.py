@@ -60,6 +60,7 @@ class Sessions:
         self._make = MockLLM
         self._options = dict(options)
         default = MockLLM(**self._options)  # checks the options now, not at the first request
+        self.prompt_cache = default.prompt_cache  # one memory of prompt prefixes for every session
         self.persona, self.seed = default.persona, default.seed
         self._conversation_of = conversation_of
         self._capacity = capacity
@@ -83,6 +84,7 @@ class Sessions:
             if session is None:
                 session = self._make(**{**self._options, "persona": persona, "seed": seed}), \
                     threading.Lock()
+                session[0].prompt_cache = self.prompt_cache
                 self._clients[key] = session
                 if len(self._clients) > self._capacity:
                     self._clients.popitem(last=False)
