@@ -69,6 +69,6 @@ def test_the_default_window_holds_anything_the_server_accepts() -> None:
     # a token is at least one character, so a body of MAX_BODY bytes holds fewer tokens than that
     assert spec_of("mock-react").context_window > MAX_BODY
     assert spec_of("gpt-4o-mini") == spec_of("mock-react") == spec_of("mock-react:sloppy:3")
-    assert set(MODELS) == {"mock-react", "mock-react-4k", "mock-reasoning"}
+    assert set(MODELS) == {"mock-react", "mock-react-4k", "mock-reasoning", "mock-judge"}
     big = [{"role": "user", "content": "{" * 300_000 + " What is (17 + 5) * 3?"}]
     assert MockLLM().chat.completions.create(model="mock-react", messages=big).usage.prompt_tokens > 300_000

@@ -195,6 +195,15 @@ def test_relative_paths_are_found_and_anchored_ones_are_not() -> None:
                            'resources.files("pkg").joinpath("set.json")') == []
 
 
+def _anchors(path: Path) -> set[str]:
+    """The anchors GitHub gives the headings of a markdown file (lower case, punctuation dropped,
+    spaces as hyphens)."""
+    if path.suffix != ".md":
+        return set()
+    headings = re.findall(r"^#+\s+(.+?)\s*$", path.read_text(encoding="utf-8"), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
 @pytest.mark.parametrize("path", sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb")),
                          ids=lambda p: p.name)
 def test_a_lesson_runs_from_the_workspace_as_from_lessons(path: Path) -> None:
@@ -205,7 +214,10 @@ def test_a_lesson_runs_from_the_workspace_as_from_lessons(path: Path) -> None:
             assert _relative_paths(source) == [], f"{path.name}: a relative path breaks in workspace/"
         for target in re.findall(r"\]\(([^)\s]+)\)", source):
             if target.startswith("../"):  # the reference, its cases and tests, read from the repository
-                assert (ROOT / target.removeprefix("../")).exists(), f"{path.name}: {target!r} is missing"
+                file, _, anchor = target.removeprefix("../").partition("#")
+                assert (ROOT / file).exists(), f"{path.name}: {target!r} is missing"
+                assert not anchor or anchor in _anchors(ROOT / file), (
+                    f"{path.name}: {target!r}: {file} has no heading whose anchor is #{anchor}")
                 continue
             assert re.fullmatch(r"https?://\S+|#\S*|\d\d_[a-z0-9_]+\.ipynb", target), (
                 f"{path.name}: link {target!r} does not resolve from workspace/")
