@@ -22,6 +22,7 @@ prompt with a verdict (mockllm/reply/judge.py) and reads no persona.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import NamedTuple
 
 from mockllm.protocol.errors import (ContextLengthExceededError, UnsupportedParameterError,
@@ -55,8 +56,10 @@ DEFAULTS_ONLY = {"temperature": 1, "top_p": 1, "presence_penalty": 0, "frequency
 """The parameters a reasoning model takes only at their default value."""
 
 
+@lru_cache(maxsize=1024)
 def spec_of(model: str) -> ModelSpec:
-    """The limits of `model` (its base name before `:`; an unknown name is `mock-react`)."""
+    """The limits of `model` (its base name before `:`; an unknown name is `mock-react`).
+    Memoised: every request asks several times, and MODELS does not change."""
     return MODELS.get(model.partition(":")[0], MODELS[DEFAULT_MODEL])
 
 
