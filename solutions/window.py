@@ -41,6 +41,8 @@ def fit_to_window(messages: list[dict], window: int, reserve: int = 0) -> list[d
         raise ValueError(f"window must be an int of at least 1, got {window!r}")
     if isinstance(reserve, bool) or not isinstance(reserve, int) or reserve < 0:
         raise ValueError(f"reserve must be an int of 0 or more, got {reserve!r}")
+    if not isinstance(messages, list) or not all(isinstance(message, dict) for message in messages):
+        raise TypeError("messages must be a list of message dicts, {'role': ..., 'content': ...}")
     question = next((i for i, message in enumerate(messages) if message.get("role") == "user"), None)
     if question is None:
         raise ValueError("messages need a user message (the question) to keep")
@@ -64,6 +66,8 @@ def truncate_middle(text: str, limit: int) -> str:
     Tools often end with what matters most (a summary line, an error, a total): a cut that keeps
     only the head loses it.
     """
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ValueError(f"limit must be an int of at least 1 (characters), got {limit!r}")
     if len(text) <= limit:
         return text
     head, tail = text[:limit // 2], text[len(text) - (limit - limit // 2):]

@@ -83,3 +83,17 @@ def test_the_verdict_and_the_gate() -> None:
     with pytest.raises(RegressionError, match="380/380 to 370/380"):
         repeated_gate((380, 380), (370, 380))
     assert interval_verdict((36, 38), (33, 38)) == "unclear"  # one run each: too few to tell
+
+
+def test_counts_too_large_for_exact_binomials_are_refused_with_the_limit_named() -> None:
+    from solutions.evaluation.intervals import MAX_INTERVAL_RUNS, wilson_interval
+    from solutions.evaluation.passk import MAX_RUNS, pass_at_k, pass_hat_k
+
+    for estimator in (pass_at_k, pass_hat_k):
+        assert 0 <= estimator(MAX_RUNS, MAX_RUNS // 2, MAX_RUNS // 2) <= 1  # the largest taken
+        with pytest.raises(ValueError, match=f"{MAX_RUNS:,}"):
+            estimator(10**12, 10**11, 10**6)  # math.comb of these runs for minutes
+    with pytest.raises(ValueError, match="overflows a float"):
+        wilson_interval(10**300, 10**301)
+    low, high = wilson_interval(MAX_INTERVAL_RUNS // 2, MAX_INTERVAL_RUNS)
+    assert low < 0.5 < high

@@ -70,3 +70,14 @@ def test_the_meter_counts_cached_reasoning_and_streamed_tokens() -> None:
     calls = [Details(prompt_tokens=2000, cached_tokens=1024, completion_tokens=100)]
     price = CACHE_PRICES["large model"]
     assert cost_with_cache(calls, price) == pytest.approx((976 * 2.5 + 1024 * 0.25 + 100 * 10) / 1e6)
+
+
+def test_what_is_no_history_or_no_limit_is_refused_with_a_clear_error() -> None:
+    from solutions.window import fit_to_window, truncate_middle
+
+    for messages in ("Question: hi", [1, 2], ({"role": "user", "content": "hi"},)):
+        with pytest.raises(TypeError, match="list of message dicts"):
+            fit_to_window(messages, 100)
+    for limit in (0, -5, 2.5, True, "80"):
+        with pytest.raises(ValueError, match="limit must be an int"):
+            truncate_middle("abc" * 10, limit)

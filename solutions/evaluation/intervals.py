@@ -13,6 +13,8 @@ from math import sqrt
 from solutions.evaluation.gate import RegressionError
 from solutions.evaluation.passk import check_ints
 
+MAX_INTERVAL_RUNS = 10**15
+"""The most runs `wilson_interval` takes: beyond, runs squared overflows a float."""
 Z_95 = 1.96
 """The normal quantile of a two-sided 95% interval, to two places (as it is usually written)."""
 
@@ -20,8 +22,9 @@ Z_95 = 1.96
 def wilson_interval(successes: int, runs: int, z: float = Z_95) -> tuple[float, float]:
     """The Wilson score interval of a success rate, clamped to [0, 1]. Built in lesson 17 (Variance)."""
     check_ints(successes=successes, runs=runs)
-    if runs < 1:
-        raise ValueError(f"runs must be at least 1: no runs is no data, not a rate; got {runs}")
+    if not 1 <= runs <= MAX_INTERVAL_RUNS:
+        raise ValueError(f"runs must be from 1 to {MAX_INTERVAL_RUNS:,} (no runs is no data, not a "
+                         f"rate; more overflows a float); got {runs}")
     if not 0 <= successes <= runs:
         raise ValueError(f"successes must be from 0 to runs={runs}, got {successes}")
     p = successes / runs

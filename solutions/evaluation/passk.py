@@ -19,11 +19,15 @@ def check_ints(**counts: object) -> None:
             raise TypeError(f"{name} must be an int (a count of runs), got {value!r}")
 
 
+MAX_RUNS = 100_000
+"""The most runs of one question the estimators take: `comb` of larger counts can take seconds."""
+
+
 def check_counts(n: int, c: int, k: int) -> None:
-    """Raise a clear error unless n, c and k are ints with 0 <= c <= n and 1 <= k <= n."""
+    """Raise a clear error unless n, c and k are ints with 0 <= c <= n <= MAX_RUNS and 1 <= k <= n."""
     check_ints(n=n, c=c, k=k)
-    if n < 1:
-        raise ValueError(f"n is the number of runs, at least 1, got {n}")
+    if not 1 <= n <= MAX_RUNS:
+        raise ValueError(f"n is the number of runs of one question, from 1 to {MAX_RUNS:,}, got {n}")
     if not 0 <= c <= n:
         raise ValueError(f"c counts the runs that succeeded, from 0 to n={n}, got {c}")
     if not 1 <= k <= n:
