@@ -91,7 +91,7 @@ def test_save_for_refuses_what_it_cannot_keep() -> None:
         save_for(conn, "ana", "city", {"name": "Beijing"}, FROZEN)
     with pytest.raises(TypeError, match="never read the wall clock"):
         save_for(conn, "ana", "city", "Beijing", "2025-03-14")
-    for ttl in (0, -1, True, 1.5):
+    for ttl in (0, -1, True, 1.5, 36_501, 10**10):  # 10**10 days: past any date there is
         with pytest.raises(ValueError, match="ttl_days"):
             save_for(conn, "ana", "city", "Beijing", FROZEN, ttl)
     assert conn.execute("SELECT COUNT(*) FROM user_facts").fetchone()[0] == 0

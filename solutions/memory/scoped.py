@@ -56,9 +56,10 @@ def save_for(conn: sqlite3.Connection, user: str, key: str, value: str, clock: C
     if not isinstance(clock, Clock):
         raise TypeError(f"clock must be a mockllm.world.Clock (the world's clock or one you make), "
                         f"got {type(clock).__name__}: never read the wall clock")
-    if ttl_days is not None and (isinstance(ttl_days, bool) or not isinstance(ttl_days, int) or ttl_days < 1):
-        raise ValueError(f"ttl_days must be a whole number of days >= 1, or None for a fact that "
-                         f"does not expire; got {ttl_days!r}")
+    if ttl_days is not None and (isinstance(ttl_days, bool) or not isinstance(ttl_days, int)
+                                 or not 1 <= ttl_days <= 36_500):
+        raise ValueError(f"ttl_days must be a whole number of days from 1 to 36,500 (a hundred "
+                         f"years), or None for a fact that does not expire; got {ttl_days!r}")
     saved = clock.today()
     expires = None if ttl_days is None else (saved + dt.timedelta(days=ttl_days)).isoformat()
     with conn:
