@@ -29,6 +29,8 @@ MAX_WITHOUT_BREAK = 120
 """The longest stretch, in minutes, an agenda may run between two breaks."""
 OPENING = "Opening: every laptop runs the first cell of lesson 00; one that cannot moves to Binder"
 WRAP_UP = "Wrap-up: what the lessons left for afterwards add, and how to go on at home"
+SECOND_OPENING = ("Opening: every laptop opens its workspace from the first day; a learner who missed "
+                  "it runs `make catch-up LESSON=09`")
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ class Agenda:
     slot: float
     summary: str
     items: tuple[Item, ...]
+    follows: str = ""  # the key of the agenda a room has done before this one, if any
 
     @property
     def title(self) -> str:
@@ -125,8 +128,28 @@ AGENDAS = (
         Lesson("08"),
         Stretch(WRAP_UP, 10),
     )),
+    Agenda("agenda_second_day", "A second day", 420,
+           "For a room that did the full day: safety, evaluation and long tasks, then the seven "
+           "lessons of current practice; a coffee break after evaluation, lunch after the tokens "
+           "lesson, and coffee before variance.", (
+        Stretch(SECOND_OPENING, 10),
+        Lesson("09"),
+        Lesson("10"),
+        Break("Coffee", 15),
+        Lesson("11"),
+        Lesson("12"),
+        Lesson("13"),
+        Break("Lunch", 45),
+        Lesson("14"),
+        Lesson("15"),
+        Lesson("16"),
+        Break("Coffee", 15),
+        Lesson("17"),
+        Lesson("18"),
+        Stretch("Wrap-up: questions, and the same agent on a real model (lesson 11's opt-in cell)", 10),
+    ), follows="agenda_full_day"),
 )
-"""The three agendas of docs/instructors.md."""
+"""The agendas of docs/instructors.md."""
 
 
 @dataclass(frozen=True)
@@ -235,7 +258,9 @@ def _notebook(number: str, root: Path = REPO) -> str:
 
 def afterwards(agenda: Agenda, known: Course) -> str:
     """The sentence naming what the agenda leaves for after the workshop, with its minutes."""
-    done = {item.number for item in agenda.items if isinstance(item, Lesson)}
+    before = next((a for a in AGENDAS if a.key == agenda.follows), None) if agenda.follows else None
+    done = {item.number for a in (before, agenda) if a is not None for item in a.items
+            if isinstance(item, Lesson)}
     left = [number for number in known.minutes if number not in done]
     homework = [(item.number, name) for item in agenda.items if isinstance(item, Lesson) for name in item.homework]
     minutes = sum(known.minutes[n] for n in left) + sum(known.exercises[n][name] for n, name in homework)

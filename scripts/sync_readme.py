@@ -23,7 +23,7 @@ README = ROOT / "README.md"
 MOCK_DOC = ROOT / "docs" / "mock.md"
 INSTRUCTORS = ROOT / "docs" / "instructors.md"
 BLOCKS = {README: ("example", "wrong_solutions"), MOCK_DOC: ("example_tools", "explanation", "rulebook"),
-          INSTRUCTORS: ("lesson_times", "agenda_90", "agenda_half_day", "agenda_full_day",
+          INSTRUCTORS: ("lesson_times", "agenda_90", "agenda_half_day", "agenda_full_day", "agenda_second_day",
                         "mistakes_count", "mistakes")}
 """Which generated blocks each file holds."""
 

@@ -20,7 +20,7 @@ import sync_readme  # noqa: E402
 
 GUIDE = ROOT / "docs" / "instructors.md"
 KNOWN = agendas.course(ROOT)
-SLOTS = [90, 210, 420]
+SLOTS = [90, 210, 420, 420]
 """The slots the guide promises: 90 minutes, half a day (3.5 hours), a full day (7 hours)."""
 
 
@@ -38,7 +38,7 @@ def _block(name: str, text: str | None = None) -> str:
 # ---------------------------------------------------------------- the agendas
 
 
-def test_the_agendas_are_the_three_slots() -> None:
+def test_the_agendas_are_the_four_slots() -> None:
     assert sorted(agenda.slot for agenda in agendas.AGENDAS) == SLOTS
 
 
@@ -70,10 +70,20 @@ def test_each_agenda_names_only_lessons_and_exercises_the_course_has(agenda: age
 
 @pytest.mark.parametrize("agenda", agendas.AGENDAS, ids=[a.key for a in agendas.AGENDAS])
 def test_each_agenda_opens_with_every_laptop_running_and_breaks_in_time(agenda: agendas.Agenda) -> None:
-    assert agenda.items[0] == agendas.Stretch(agendas.OPENING, agenda.items[0].minutes)
+    opening = agendas.SECOND_OPENING if agenda.follows else agendas.OPENING  # a second day's laptops ran once
+    assert agenda.items[0] == agendas.Stretch(opening, agenda.items[0].minutes)
     longest = max(agendas.stretches(agenda, KNOWN))
     assert longest <= agendas.MAX_WITHOUT_BREAK, \
         f"{agenda.title}: {longest:.0f} minutes without a break (at most {agendas.MAX_WITHOUT_BREAK})"
+
+
+def test_a_second_day_follows_an_agenda_and_leaves_out_only_what_neither_covers() -> None:
+    second = next(agenda for agenda in agendas.AGENDAS if agenda.follows)
+    first = next(agenda for agenda in agendas.AGENDAS if agenda.key == second.follows)
+    covered = [item.number for agenda in (first, second) for item in agenda.items
+               if isinstance(item, agendas.Lesson)]
+    assert covered == sorted(KNOWN.minutes)  # together, every lesson once, in order
+    assert agendas.afterwards(second, KNOWN) == "Nothing is left for afterwards."
 
 
 def test_homework_takes_its_exercise_minutes_off_the_lesson() -> None:
