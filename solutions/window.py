@@ -7,7 +7,7 @@ result's head and tail; `ResultStore` keeps whole results and gives the model a 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from mockllm.protocol.tokens import count_tokens
 from solutions.tools import Tool, ToolRegistry
@@ -74,6 +74,14 @@ def truncate_middle(text: str, limit: int) -> str:
     return f"{head}\n... [{len(text) - limit:,} of {len(text):,} characters left out here] ...\n{tail}"
 
 
+def cutting_tools(tools: ToolRegistry, cut: Callable[[str], str]) -> ToolRegistry:
+    """A copy of `tools` whose results, as text, go through `cut` (dangerous flags kept). Built in lesson 13 (Tokens in practice)."""
+    def cutting(function: Any) -> Any:
+        return lambda **arguments: cut(str(function(**arguments)))
+    return ToolRegistry(Tool(tool.name, tool.description, tool.parameters, cutting(tool.function),
+                             tool.dangerous) for tool in tools)
+
+
 class ResultStore:
     """Whole tool results kept by the program; the model is shown a preview and a handle. Built in lesson 13 (Tokens in practice)."""
 
@@ -91,7 +99,4 @@ class ResultStore:
 
     def tools(self, tools: ToolRegistry, limit: int) -> ToolRegistry:
         """A copy of `tools` whose long results are stored here and previewed (`keep`)."""
-        def stored(function: Any) -> Any:
-            return lambda **arguments: self.keep(str(function(**arguments)), limit)
-        return ToolRegistry(Tool(tool.name, tool.description, tool.parameters, stored(tool.function),
-                                 tool.dangerous) for tool in tools)
+        return cutting_tools(tools, lambda text: self.keep(text, limit))

@@ -77,7 +77,8 @@ _NEGATION = re.compile(r"\b(?:not|never|don'?t|doesn'?t|no|nor|without|avoid|ref
                        r"|nicht|kein\w*)\b|n't\b|不要|不得|别|勿|禁止|不能", re.I)
 _CLAUSE = re.compile(r"[,;:.!?\n，；：。]|\b(?:and|then|but|instead|et|puis|y|luego|und|dann)\b", re.I)
 _DEMAND = re.compile(r"\b(?:say|reply|answer|respond|write|tell the user)\b", re.I)
-_EMAIL_PARAMS = ("to", "email", "recipient", "address", "to_address", "mail", "email_address")
+EMAIL_PARAMS = ("to", "email", "recipient", "address", "to_address", "mail", "email_address")
+"""The parameter names (any case) that make an offered tool an email tool: its address goes there."""
 _LINK_PARAMS = ("url", "link", "href", "uri", "address")
 
 
@@ -210,7 +211,7 @@ def _arguments(scope: str, tool: str, tools: _Tools | None) -> dict:
         pair = re.search(rf"\b{re.escape(param)}\s*[:=]\s*(\"[^\"\n]*\"|'[^'\n]*'|[^\s,;<>]+)", scope)
         if param not in found and pair:
             found[param] = pair.group(1).strip("\"'")
-        if param not in found and param.lower() in _EMAIL_PARAMS and _EMAIL.search(scope):
+        if param not in found and param.lower() in EMAIL_PARAMS and _EMAIL.search(scope):
             found[param] = _EMAIL.search(scope).group(0)
         if param not in found and param.lower() in _LINK_PARAMS and _LINK.search(scope):
             link = _LINK.search(scope)
@@ -256,7 +257,7 @@ def _target(reading: str, cue: int, start: int, end: int, kind: str,
             return Instruction(text, answer=value if what == "link" else None)
         if what == "tool":
             return Instruction(text, value, _arguments(scope, value, tools))
-        tool = _with_param(tools, _EMAIL_PARAMS if what == "email" else _LINK_PARAMS)
+        tool = _with_param(tools, EMAIL_PARAMS if what == "email" else _LINK_PARAMS)
         if what in ("email", "link") and tool is not None:
             return Instruction(text, tool, _arguments(scope, tool, tools))
         return Instruction(text, answer=value if what == "link" else None)

@@ -5,7 +5,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from mockllm.behaviour.injection import SAID, _EMAIL_PARAMS, find as read_instruction, instruction_source
+from mockllm.behaviour.injection import EMAIL_PARAMS, SAID, find as read_instruction, instruction_source
 from mockllm.behaviour.quirks import (QuirkContext, guess_answer, past_calls, say,
                                       tool_kind, tool_names)
 
@@ -149,7 +149,7 @@ def _with_data(found: Any, conv: "Conversation") -> dict:
     run has read (the lines of its observations that are no error and hold no instruction)."""
     args = dict(found.args)
     params = next((tool.parameters for tool in conv.tools if tool.name == found.tool), ())
-    if not any(p.lower() in _EMAIL_PARAMS for p in params):
+    if not any(p.lower() in EMAIL_PARAMS for p in params):
         return args
     read = [line for step in conv.steps if step.observation and not step.observation.startswith("Error")
             for line in step.observation.splitlines()
