@@ -77,6 +77,27 @@ def test_the_rules_apply_only_to_a_strict_function() -> None:
         ask(MockLLM(), WARMER, tools=[{**WEATHER, "function": {**WEATHER["function"], "strict": "yes"}}])
 
 
+def test_a_schema_is_checked_against_the_metaschema_once_and_refused_every_time() -> None:
+    from mockllm.protocol.formats import _schema_problem
+
+    _schema_problem.cache_clear()
+    for _ in range(3):  # an agent sends the same tools with every request
+        ask(MockLLM(), WARMER, tools=STRICT)
+    distinct = {json.dumps(tool["function"]["parameters"]) for tool in STRICT}
+    assert _schema_problem.cache_info().misses == len(distinct)
+    assert _schema_problem.cache_info().hits == 3 * len(STRICT) - len(distinct)
+    parameters, _ = BROKEN["not a schema"]
+    refusals = []
+    for name in ("get_weather", "get_weather", "weather_now"):  # remembered, still refused, by its own name
+        tool = strict_with(parameters)
+        tool["function"]["name"] = name
+        with pytest.raises(ValueError) as error:
+            ask(MockLLM(), WARMER, tools=[tool])
+        refusals.append(str(error.value))
+    assert refusals[0] == refusals[1] == refusals[2].replace("'weather_now'", "'get_weather'")
+    assert refusals[0].startswith("Invalid schema for function 'get_weather': In context=")
+
+
 def test_the_sdk_raises_bad_request_through_openai_client_and_the_server() -> None:
     bad = strict_with(BROKEN["not closed"][0])
     with pytest.raises(openai.BadRequestError, match="additionalProperties"):

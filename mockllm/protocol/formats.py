@@ -25,8 +25,10 @@ is a ValueError naming it; a pydantic class is a TypeError pointing to `.parse()
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from mockllm.protocol.fields import check_name, show, type_error, value_error
 from mockllm.protocol.jsonvalue import check_json
@@ -96,15 +98,26 @@ def _check_json_schema(spec: object) -> dict:
 def _check_valid(name: str, schema: Mapping, prefix: str | None = None) -> None:
     """Refuse a schema that is not a valid JSON Schema, naming where and what is wrong."""
     prefix = f"Invalid schema for response_format '{name}': " if prefix is None else prefix
+    problem = _schema_problem(json.dumps(schema, default=dict))
+    if problem is not None:
+        raise ValueError(prefix + problem)
+
+
+@lru_cache(maxsize=256)
+def _schema_problem(text: str) -> str | None:
+    """Where and what is wrong with the JSON Schema written as `text`, or None when it is valid;
+    remembered, as an agent sends the same tools with every request (checking a schema against
+    the metaschema costs milliseconds)."""
     from mockllm.protocol.jsonschema_loader import load_jsonschema
 
     jsonschema = load_jsonschema()  # the IRI grammar deferred: the first check stays quick
     exceptions, validators = jsonschema.exceptions, jsonschema.validators
+    schema = json.loads(text)
     validator = validators.validator_for(schema, default=validators.Draft202012Validator)
     error = exceptions.best_match(validator(validator.META_SCHEMA).iter_errors(schema))
-    if error is not None:
-        raise ValueError(f"{prefix}In context="
-                         f"{tuple(str(p) for p in error.absolute_path)!r}, {error.message}.")
+    if error is None:
+        return None
+    return f"In context={tuple(str(p) for p in error.absolute_path)!r}, {error.message}."
 
 
 _KEYS_SAID = re.compile(r"(?i)\b(?:keys?|fields?|properties|attributes)\b([^.\n]{0,300})")
