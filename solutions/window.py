@@ -7,10 +7,11 @@ result's head and tail; `ResultStore` keeps whole results and gives the model a 
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
 from mockllm.protocol.tokens import count_tokens
-from solutions.tools import Tool, ToolRegistry
+from solutions.tools import ToolRegistry
 
 PER_MESSAGE_TOKENS = 4
 """Prompt tokens each message costs besides its content (its role and separators)."""
@@ -75,11 +76,10 @@ def truncate_middle(text: str, limit: int) -> str:
 
 
 def cutting_tools(tools: ToolRegistry, cut: Callable[[str], str]) -> ToolRegistry:
-    """A copy of `tools` whose results, as text, go through `cut` (dangerous flags kept). Built in lesson 13 (Tokens in practice)."""
+    """A copy of `tools` whose results, as text, go through `cut` (every other field, the dangerous flag too, kept). Built in lesson 13 (Tokens in practice)."""
     def cutting(function: Any) -> Any:
         return lambda **arguments: cut(str(function(**arguments)))
-    return ToolRegistry(Tool(tool.name, tool.description, tool.parameters, cutting(tool.function),
-                             tool.dangerous) for tool in tools)
+    return ToolRegistry(replace(tool, function=cutting(tool.function)) for tool in tools)
 
 
 class ResultStore:

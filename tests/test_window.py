@@ -59,6 +59,23 @@ def test_truncations_keep_the_end() -> None:
     assert store.keep("short", 200) == "short" and len(store.results) == 1
 
 
+def test_a_cutting_copy_of_the_tools_keeps_every_field_but_the_function() -> None:
+    from dataclasses import fields
+
+    from solutions.tools import Tool, ToolRegistry, world_tools
+    from solutions.window import cutting_tools
+
+    wipe = Tool("wipe_disk", "Erase a disk. Example: {}", {"type": "object", "properties": {}},
+                lambda: "erased " * 100, dangerous=True)
+    tools = ToolRegistry([*world_tools(), wipe])
+    cut = cutting_tools(tools, lambda text: text[:10])
+    assert [tool.name for tool in cut] == [tool.name for tool in tools]
+    for before, after in zip(tools, cut):
+        assert all(getattr(after, f.name) == getattr(before, f.name) for f in fields(Tool) if f.name != "function")
+    assert cut["wipe_disk"].dangerous and cut["wipe_disk"].function() == "erased era"
+    assert ResultStore().tools(tools, 50)["wipe_disk"].dangerous
+
+
 def test_the_meter_counts_cached_reasoning_and_streamed_tokens() -> None:
     meter = DetailMeter(MockLLM())
     meter.chat.completions.create(model="mock-react", messages=[QUESTION])
