@@ -134,6 +134,30 @@ def test_a_schema_that_fans_out_stays_small() -> None:
     assert len(json.dumps(value)) < 2_000_000
 
 
+HUGE = {  # what each asks for is far past any reply: met up to MAX_SIZE, never a hang or a crash
+    "minLength": {"type": "object", "properties": {"a": {"type": "string", "minLength": 10**12}}, "required": ["a"]},
+    "minItems": {"type": "object", "properties": {"a": {"type": "array", "minItems": 10**12}}, "required": ["a"]},
+    "nested minItems": {"type": "array", "minItems": 5000, "items": {
+        "type": "array", "minItems": 5000, "items": {"type": "string", "minLength": 5000}}},
+    "recursive allOf": {"$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}], "properties": {"x": {"type": "integer"}}}},
+                        "allOf": [{"$ref": "#/$defs/a"}]},
+    "allOf of the root": {"allOf": [{"$ref": "#"}], "properties": {"x": {"type": "integer"}}, "required": ["x"]},
+}
+
+
+@pytest.mark.parametrize("case", sorted(HUGE))
+def test_a_schema_that_asks_for_too_much_gets_a_bounded_value(case: str) -> None:
+    from mockllm.reply.schema_values import MAX_SIZE
+
+    response = _ask(response_format={"type": "json_schema", "json_schema": {"name": "reply", "schema": HUGE[case]}})
+    content = response.choices[0].message.content
+    assert len(content) < 10 * MAX_SIZE
+    if case.endswith("allOf") or case.endswith("root"):
+        assert json.loads(content) == {"x": 66}
+    met = build({"type": "array", "minItems": 1000, "items": {"type": "string", "minLength": 900}}, Facts("x"))
+    assert len(met) == 1000 and all(len(item) == 900 for item in met)  # a large but possible size is met
+
+
 STRICT_ERRORS = [
     ({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
      r"Invalid schema for response_format 'reply': In context=\(\), 'additionalProperties' is required to be "

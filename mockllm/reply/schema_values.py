@@ -20,9 +20,13 @@ arguments of a tool call that `tool_choice` forces (from the question). The rule
   number and a string gives the number when the answer is one (no letters in it, as in
   "(17 + 5) * 3 = 66") and the text otherwise; `allOf` the merge of its parts;
 - an array has one item (or `minItems`, at most `maxItems`), an object every property in order;
-- `$ref` to `#`, `#/$defs/...` or `#/definitions/...` is followed; a reference already being
-  expanded ends there (an empty array, an omitted optional property, or null), so recursive
-  schemas give finite values. `pattern`, `multipleOf` and `uniqueItems` are not enforced.
+- `$ref` to `#`, `#/$defs/...` or `#/definitions/...` is followed (in `allOf` too); a reference
+  already being expanded ends there (an empty array, an omitted optional property, or null, and
+  in `allOf` a part left out), so recursive schemas give finite values. `pattern`, `multipleOf`
+  and `uniqueItems` are not enforced.
+- One value holds about MAX_SIZE string characters and array items in all: a `minLength` or
+  `minItems` (or several nested) that asks for more is met only up to there. A real model could
+  not write such a value either: its reply would stop at its output limit.
 """
 from __future__ import annotations
 
@@ -33,6 +37,8 @@ MAX_DEPTH = 32
 """How deep a built value may nest; below that, only what the schema requires is built."""
 BUDGET = 10_000
 """How many values one build may make before it, too, builds only what is required."""
+MAX_SIZE = 1_000_000
+"""The string characters and array items one build makes at most (past it, no padding, no more items)."""
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 _LETTER = re.compile(r"[^\W\d_]")
 _RESULT = re.compile(r"(?:=|的结果是|结果是)\s*([-+]?\d+(?:\.\d+)?)")
@@ -100,7 +106,13 @@ class _Builder:
     """Walks one schema; `refs` holds the $refs being expanded on the current path."""
 
     def __init__(self, root: Mapping, facts: Facts) -> None:
-        self.root, self.facts, self.left = root, facts, BUDGET
+        self.root, self.facts, self.left, self.room = root, facts, BUDGET, MAX_SIZE
+
+    def spend(self, wanted: int) -> int:
+        """As much of `wanted` (string characters or array items) as the room left allows."""
+        granted = max(0, min(wanted, self.room))
+        self.room -= granted
+        return granted
 
     def value(self, schema: object, name: str, depth: int, refs: tuple) -> object:
         """The value for `schema` at a property called `name`."""
@@ -124,8 +136,12 @@ class _Builder:
         if isinstance(schema.get("allOf"), list):
             merged = dict(schema)
             for part in merged.pop("allOf"):
-                merged = _merge(merged, self.resolve(part["$ref"]) if isinstance(part, Mapping)
-                                and "$ref" in part else part)
+                ref = part.get("$ref") if isinstance(part, Mapping) else None
+                if ref is not None:
+                    if ref in refs:
+                        continue  # being expanded already: its properties are in the merge
+                    part, refs = self.resolve(ref), (*refs, ref)
+                merged = _merge(merged, part)
             return self.value(merged, name, depth + 1, refs)
         return self.typed(schema, self.kind(schema), name, depth, refs)
 
@@ -195,8 +211,9 @@ class _Builder:
         recursive = isinstance(items, Mapping) and items.get("$ref") in refs
         count = max(low, len(prefix), 0 if recursive or depth >= MAX_DEPTH else 1)
         count = count if high is None else min(count, high)
-        out = [self.value(prefix[i], name, depth + 1, refs) for i in range(min(count, len(prefix)))]
-        out += [self.value(items, name, depth + 1, refs) for _ in range(count - len(out))]
+        out: list = []
+        while len(out) < count and (self.spend(1) or not out):  # out of room: one item at most
+            out.append(self.value(prefix[len(out)] if len(out) < len(prefix) else items, name, depth + 1, refs))
         return out
 
     def number(self, schema: Mapping, integer: bool, name: str = "") -> float | int:
@@ -249,7 +266,8 @@ class _Builder:
             text = self.field(name)
         low = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
         high = schema.get("maxLength") if isinstance(schema.get("maxLength"), int) else None
-        text = text + "." * max(0, low - len(text))
+        self.spend(len(text))
+        text = text + "." * self.spend(low - len(text))
         return text if high is None else text[:high]
 
     def field(self, name: str) -> str:
