@@ -28,9 +28,10 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
-from traitlets.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+from notebook_tools import kernel_config  # noqa: E402
 ABOVE_FLOOR_GOAL = 2.0     # seconds a notebook's Run All may take above a bare kernel's
 RATIO_GOAL = 2.0           # the course over the floor
 SILENT_CELL_SECONDS = 1.0  # a cell that runs longer shows progress
@@ -40,9 +41,8 @@ _PROGRESS = re.compile(r"\d+%\|")  # tqdm's bar, as text or as a widget's text/p
 
 def run(nb: nbformat.NotebookNode, folder: Path, sockets: Path) -> float:
     """Execute `nb` in a fresh kernel, with `folder` as its working directory; return seconds."""
-    config = Config({"KernelManager": {"transport": "ipc", "ip": str(sockets / "kernel")}})
     client = NotebookClient(nb, timeout=300, kernel_name="python3", record_timing=True,
-                            shutdown_kernel="immediate", config=config,
+                            shutdown_kernel="immediate", config=kernel_config(sockets),
                             resources={"metadata": {"path": str(folder)}})
     start = time.perf_counter()
     client.execute()

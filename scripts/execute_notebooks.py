@@ -4,13 +4,15 @@ Usage: python scripts/execute_notebooks.py [-j N] [NOTEBOOK...]   (default: solu
 
 Each notebook runs in a fresh `python3` kernel of the current environment (jupyter_client
 starts the kernelspec's `python` with this interpreter), with the notebook's folder as the
-working directory and a 300 s limit per cell. Widget state and cell timings are not saved,
+working directory and a 300 s limit per cell, over local sockets (`kernel_config`), stopped
+at once when done. Widget state and cell timings are not saved,
 the kernelspec is set to python3 and execution counts are renumbered 1..n.
 """
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -19,7 +21,7 @@ from nbformat import NotebookNode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from notebook_tools import (  # noqa: E402
-    normalise_metadata, notebook_label, read_notebook, solved_notebooks, write_if_changed,
+    kernel_config, normalise_metadata, notebook_label, read_notebook, solved_notebooks, write_if_changed,
 )
 
 CELL_TIMEOUT = 300
@@ -44,11 +46,13 @@ def execute(path: Path) -> str:
     """Execute one notebook in place; return a one-line report."""
     path = Path(path).resolve()
     nb = read_notebook(path)
-    client = NotebookClient(
-        nb, timeout=CELL_TIMEOUT, kernel_name="python3", record_timing=False, coalesce_streams=True,
-        resources={"metadata": {"path": str(path.parent)}},
-    )
-    client.execute()
+    with tempfile.TemporaryDirectory(prefix="execute-") as sockets:
+        client = NotebookClient(
+            nb, timeout=CELL_TIMEOUT, kernel_name="python3", record_timing=False, coalesce_streams=True,
+            shutdown_kernel="immediate", config=kernel_config(sockets),
+            resources={"metadata": {"path": str(path.parent)}},
+        )
+        client.execute()
     normalise_metadata(nb)
     renumber(nb)
     changed = write_if_changed(nb, path)

@@ -5,12 +5,14 @@ import ast
 import hashlib
 import io
 import json
+import os
 import re
 import tokenize
 from pathlib import Path
 
 import nbformat
 from nbformat import NotebookNode
+from traitlets.config import Config
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
@@ -22,6 +24,14 @@ BEGIN, END, STUB = "# BEGIN SOLUTION", "# END SOLUTION", "# stub:"
 def solved_notebooks(root: Path = REPO) -> list[Path]:
     """Return the solved notebooks `solutions/NN_slug.ipynb`, sorted by name."""
     return sorted((Path(root) / "solutions").glob(NOTEBOOK_GLOB))
+
+
+def kernel_config(sockets: str | Path) -> Config:
+    """nbclient's kernel settings: local sockets in the folder `sockets` (the kernels are local;
+    over TCP each would warn that it is unencrypted), TCP on loopback on Windows."""
+    if os.name == "nt":
+        return Config()
+    return Config({"KernelManager": {"transport": "ipc", "ip": str(Path(sockets) / "kernel")}})
 
 
 def read_notebook(path: Path) -> NotebookNode:

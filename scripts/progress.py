@@ -34,12 +34,12 @@ defer_iri_grammar()  # nbformat imports jsonschema, whose IRI grammar takes seco
 import nbformat  # noqa: E402
 from nbclient import NotebookClient  # noqa: E402
 from nbformat import NotebookNode  # noqa: E402
-from traitlets.config import Config  # noqa: E402
 
 from solutions.course.exercises import exercises  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import workspace  # noqa: E402
+from notebook_tools import kernel_config  # noqa: E402
 
 ROOT = workspace.ROOT
 TIMEOUT = 120.0
@@ -100,13 +100,6 @@ def until_last_check(nb: NotebookNode) -> NotebookNode:
     cut = nbformat.from_dict(nb)
     cut.cells = cut.cells[: last + 1]
     return cut
-
-
-def kernel_config(sockets: str) -> Config:
-    """Kernels talk over local sockets in the folder `sockets` (TCP on loopback on Windows)."""
-    if os.name == "nt":
-        return Config()
-    return Config({"KernelManager": {"transport": "ipc", "ip": str(Path(sockets) / "kernel")}})
 
 
 def execute(nb: NotebookNode, folder: Path, timeout: float) -> tuple[str, str]:
