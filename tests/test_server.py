@@ -74,7 +74,6 @@ def test_a_stream_is_server_sent_events_ending_with_done() -> None:
     ({"tools": "calculator"}, "tools"),
     ({"n": 2}, "n"),
     ({"stream": "yes"}, "stream"),
-    ({"temprature": 0}, "temprature"),
     ({"model": None}, "model"),
 ])
 def test_a_bad_field_is_a_400_naming_it(change: dict, param: str) -> None:
@@ -87,6 +86,22 @@ def test_a_bad_field_is_a_400_naming_it(change: dict, param: str) -> None:
 def test_a_missing_model_is_a_400_naming_it() -> None:
     answer = post(service(), {"messages": QUESTION})
     assert answer.status == 400 and error_of(answer)["param"] == "model"
+
+
+@pytest.mark.parametrize("responses", [False, True])
+def test_a_field_the_endpoint_does_not_take_or_a_missing_one_is_refused_in_the_apis_words(responses: bool) -> None:
+    path, body = ("/v1/responses", {"model": "mock-react", "input": "hi"}) if responses else ("/v1/chat/completions", BODY)
+    typo = service().handle("POST", path, {}, json.dumps({**body, "temprature": 0}).encode())
+    assert typo.status == 400 and error_of(typo) == {
+        "message": "Unrecognized request argument supplied: temprature; did you mean 'temperature'?",
+        "type": "invalid_request_error", "param": None, "code": None}
+    sdk_only = service().handle("POST", path, {}, json.dumps({**body, "timeout": 5}).encode())
+    assert error_of(sdk_only)["message"].startswith("Unrecognized request argument supplied: timeout")
+    for name in body:
+        missing = service().handle("POST", path, {}, json.dumps({k: v for k, v in body.items() if k != name}).encode())
+        error = error_of(missing)
+        assert missing.status == 400 and (error["param"], error["code"]) == (name, "missing_required_parameter")
+        assert error["message"].startswith(f"Missing required parameter: '{name}'. Give it, e.g. \"{name}\": ")
 
 
 @pytest.mark.parametrize("raw", [b"{", b"", b"\xff\xfe", b"[" * 100_000, b'"text"', b"[1, 2]"])

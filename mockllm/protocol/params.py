@@ -10,7 +10,7 @@ those that shape a reply and accepts the others without effect (docs/mock-api-di
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from mockllm.protocol.fields import is_int, is_number, type_error, value_error
 
@@ -223,8 +223,12 @@ def check_params(params: Mapping[str, object], checks: Mapping[str, Callable] = 
 
 def _unknown(name: str, known: tuple[str, ...] = PARAMETERS) -> TypeError:
     """The TypeError for a keyword openai's `create()` does not take either (a typo)."""
+    return TypeError(f"create() got an unexpected keyword argument {name!r}{did_you_mean(name, known)}")
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """"; did you mean 'temperature'?" for the known name closest to a mistyped one, else ""."""
     import difflib
 
-    close = difflib.get_close_matches(str(name), known, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return TypeError(f"create() got an unexpected keyword argument {name!r}{hint}")
+    close = difflib.get_close_matches(str(name)[:100], list(known), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""

@@ -12,8 +12,10 @@ transport (`transport.py`) and the ASGI server (`app.py`), so neither writes it 
     GET  /v1/models/{id}        one of them
 
 Errors come in the API's shape (answer.py) with its status codes: 400 for a request the mock
-rejects (the message names the field: the ValueError/TypeError of `create()`) or a body that is
-not a JSON object, 404 for an unknown path (the message names what the mock serves) or model,
+rejects (the message names the field: the ValueError/TypeError of `create()`), a body that is
+not a JSON object, or one with a field the endpoint does not take or without a required one
+(in the API's words, "Unrecognized request argument supplied: ..." and "Missing required
+parameter: '...'", where `create()` would raise Python's TypeError), 404 for an unknown path (the message names what the mock serves) or model,
 405 for a wrong method, 413 for a body over MAX_BODY bytes, 429 for a simulated rate limit and
 408 for a simulated timeout (both with `retry-after`), 500 (type `server_error`) for anything
 unexpected: a bad request never ends the server.
@@ -24,7 +26,9 @@ import json
 from collections.abc import Mapping
 from typing import Protocol
 
+from mockllm.protocol.params import PARAMETERS as CHAT_PARAMETERS, did_you_mean
 from mockllm.protocol.responses_input import opening
+from mockllm.protocol.responses_params import PARAMETERS as RESPONSES_PARAMETERS
 from mockllm.serve.answer import (SSE, Answer, bad_request, dumps, error_answer, json_answer)
 from mockllm.serve.failures import repeated_failure, simulated_answer
 from mockllm.serve.models import UnknownModel, model_card, model_list, parse_model
@@ -37,6 +41,14 @@ _ROUTES = {"/chat/completions": "POST", "/responses": "POST", "/models": "GET"}
 SERVED = ("POST /v1/chat/completions, POST /v1/responses, GET /v1/models and "
           "GET /v1/models/{model}")
 _DONE = b"data: [DONE]\n\n"
+_SDK_ONLY = ("extra_headers", "extra_query", "extra_body", "timeout")  # the SDK's, never in a body
+_FIELDS = {False: frozenset(CHAT_PARAMETERS) - frozenset(_SDK_ONLY),
+           True: frozenset(RESPONSES_PARAMETERS) - frozenset(_SDK_ONLY)}
+"""The fields of a chat completions (False) and a Responses API (True) request body."""
+_REQUIRED = {False: (("model", '"model": "mock-react"'),
+                     ("messages", '"messages": [{"role": "user", "content": "What is 2 + 2?"}]')),
+             True: (("model", '"model": "mock-react"'), ("input", '"input": "What is 2 + 2?"'))}
+"""The fields each endpoint requires, with an example of each (as JSON: the body is JSON)."""
 
 
 class Offloader(Protocol):
@@ -82,6 +94,9 @@ class Service:
         request = _parse_json(body)
         if isinstance(request, Answer):
             return request
+        refused = _fields_problem(request, responses)
+        if refused is not None:
+            return refused
         try:
             keyed = opening(request) if responses else request  # the messages name the conversation
             client, lock = self.sessions.session_for(headers, keyed)
@@ -120,6 +135,20 @@ def too_large() -> Answer:
     """HTTP 413 for a body over MAX_BODY bytes."""
     return error_answer(413, f"The request body is larger than the limit of {MAX_BODY} bytes.",
                         code="request_too_large")
+
+
+def _fields_problem(request: dict, responses: bool) -> Answer | None:
+    """The API's 400 for a body with a field the endpoint does not take, or without one it
+    requires; None when its fields are the endpoint's."""
+    unknown = next((name for name in request if name not in _FIELDS[responses]), None)
+    if unknown is not None:
+        hint = did_you_mean(unknown, sorted(_FIELDS[responses]))
+        return error_answer(400, f"Unrecognized request argument supplied: {unknown:.100}{hint}")
+    for name, example in _REQUIRED[responses]:
+        if name not in request:
+            return error_answer(400, f"Missing required parameter: '{name}'. Give it, e.g. {example}.",
+                                param=name, code="missing_required_parameter")
+    return None
 
 
 def _parse_json(body: bytes) -> dict | Answer:
