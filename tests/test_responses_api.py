@@ -359,6 +359,30 @@ def test_the_keywords_are_the_sdks() -> None:
     assert list(PARAMETERS) == sdk and set(CHECKS) == set(sdk)
 
 
+def test_the_allowed_strings_are_the_sdks() -> None:
+    import typing
+
+    from openai.resources.responses import Responses as SDKResponses
+
+    from mockllm.protocol.responses_params import INCLUDABLE, SERVICE_TIERS, TRUNCATIONS
+
+    hints = typing.get_type_hints(SDKResponses.create)
+
+    def literal(hint: object) -> tuple:
+        """The strings of the one Literal inside `hint` (at any depth)."""
+        if typing.get_origin(hint) is typing.Literal:
+            return typing.get_args(hint)
+        return next((found for arg in typing.get_args(hint) if (found := literal(arg))), ())
+
+    assert (literal(hints["include"]), literal(hints["service_tier"]), literal(hints["truncation"])) == (
+        INCLUDABLE, SERVICE_TIERS, TRUNCATIONS)
+    assert MockLLM().responses.create(model="mock-react", input="What is 2 + 2?",
+                                      include=["message.output_text.logprobs"]).output_text
+    with pytest.raises(ValueError, match=r"Invalid value for 'include\[1\]': 'logprobs'\. Accepted: one of "
+                                         r"'file_search_call\.results'"):
+        MockLLM().responses.create(model="mock-react", input="hi", include=["reasoning.encrypted_content", "logprobs"])
+
+
 def test_every_ignored_or_refused_keyword_is_in_the_differences_document() -> None:
     from pathlib import Path
 

@@ -43,6 +43,11 @@ UNSUPPORTED = {
 """Keywords whose only accepted value is None (not given): the mock keeps no state for them."""
 SERVICE_TIERS = ("auto", "default", "flex", "scale", "priority", "fast", "ultrafast")
 TRUNCATIONS = ("auto", "disabled")
+INCLUDABLE = ("file_search_call.results", "web_search_call.results", "web_search_call.action.sources",
+              "message.input_image.image_url", "computer_call_output.output.image_url",
+              "code_interpreter_call.outputs", "reasoning.encrypted_content",
+              "message.output_text.logprobs")
+"""The values `include` takes (the SDK's `ResponseIncludable`)."""
 MIN_OUTPUT_TOKENS = 16
 """The smallest `max_output_tokens` the API accepts."""
 
@@ -86,9 +91,12 @@ def _max_output_tokens(field: str, value: object) -> int:
 
 
 def _string_list(field: str, value: object) -> list:
-    """A list of str (`include`)."""
+    """A list of the names `include` takes (INCLUDABLE)."""
     if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
         raise type_error(field, "a list of str such as ['message.output_text.logprobs']", value)
+    for index, item in enumerate(value):
+        if item not in INCLUDABLE:
+            raise value_error(f"{field}[{index}]", item, "one of " + ", ".join(map(repr, INCLUDABLE)))
     return list(value)
 
 
