@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import re
 import sys
 import tempfile

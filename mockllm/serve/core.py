@@ -15,10 +15,11 @@ Errors come in the API's shape (answer.py) with its status codes: 400 for a requ
 rejects (the message names the field: the ValueError/TypeError of `create()`), a body that is
 not a JSON object, or one with a field the endpoint does not take or without a required one
 (in the API's words, "Unrecognized request argument supplied: ..." and "Missing required
-parameter: '...'", where `create()` would raise Python's TypeError), 404 for an unknown path (the message names what the mock serves) or model,
-405 for a wrong method, 413 for a body over MAX_BODY bytes, 429 for a simulated rate limit and
-408 for a simulated timeout (both with `retry-after`), 500 (type `server_error`) for anything
-unexpected: a bad request never ends the server.
+parameter: '...'", where `create()` would raise Python's TypeError), 404 for an unknown path
+(the message names what the mock serves) or model, 405 for a wrong method, 413 for a body over
+MAX_BODY bytes, 429 for a simulated rate limit and 408 for a simulated timeout (both with
+`retry-after`), 500 (type `server_error`) for anything unexpected: a bad request never ends the
+server.
 """
 from __future__ import annotations
 
