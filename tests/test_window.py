@@ -5,7 +5,8 @@ import pytest
 
 from mockllm import MockLLM
 from solutions.caching import CACHE_PRICES, DetailMeter, Details, cost_with_cache, details_of
-from solutions.window import ResultStore, estimate_prompt_tokens, fit_to_window, truncate_middle
+from solutions.tools import Tool, ToolRegistry, world_tools
+from solutions.window import ResultStore, cutting_tools, estimate_prompt_tokens, fit_to_window, truncate_middle
 
 QUESTION = {"role": "user", "content": "Question: What is (17 + 5) * 3?"}
 
@@ -61,9 +62,6 @@ def test_truncations_keep_the_end() -> None:
 
 def test_a_cutting_copy_of_the_tools_keeps_every_field_but_the_function() -> None:
     from dataclasses import fields
-
-    from solutions.tools import Tool, ToolRegistry, world_tools
-    from solutions.window import cutting_tools
 
     wipe = Tool("wipe_disk", "Erase a disk. Example: {}", {"type": "object", "properties": {}},
                 lambda: "erased " * 100, dangerous=True)

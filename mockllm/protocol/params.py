@@ -24,6 +24,8 @@ PARAMETERS = (
     "web_search_options", "extra_headers", "extra_query", "extra_body", "timeout",
 )
 """The keywords of openai's `client.chat.completions.create()`, in the SDK's order."""
+SDK_ONLY = ("extra_headers", "extra_query", "extra_body", "timeout")
+"""The keywords the SDK itself takes (chat completions' and the Responses API's): never a body field."""
 CHOICES = {
     "service_tier": ("auto", "default", "flex", "scale", "priority", "fast"),
     "reasoning_effort": ("none", "minimal", "low", "medium", "high", "xhigh", "max"),
@@ -230,5 +232,5 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     """"; did you mean 'temperature'?" for the known name closest to a mistyped one, else ""."""
     import difflib
 
-    close = difflib.get_close_matches(str(name)[:100], list(known), n=1)
+    close = difflib.get_close_matches(str(name)[:100], known, n=1)
     return f"; did you mean {close[0]!r}?" if close else ""

@@ -90,7 +90,7 @@ def _max_output_tokens(field: str, value: object) -> int:
     return value
 
 
-def _string_list(field: str, value: object) -> list:
+def _includable(field: str, value: object) -> list:
     """A list of the names `include` takes (INCLUDABLE)."""
     if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
         raise type_error(field, "a list of str such as ['message.output_text.logprobs']", value)
@@ -128,7 +128,7 @@ CHECKS: dict[str, Callable[[str, object], object]] = {
     "conversation": _unsupported, "prompt": _unsupported,
     "background": _background, "max_output_tokens": _max_output_tokens,
     "access_programs": _json_object, "background_options": _json_object,
-    "context_management": _list_of_dicts, "image": _json_object, "include": _string_list,
+    "context_management": _list_of_dicts, "image": _json_object, "include": _includable,
     "max_tool_calls": _integer(1), "reasoning": _json_object,
     "service_tier": _one_of(SERVICE_TIERS),
     "truncation": _one_of(TRUNCATIONS), "top_logprobs": _integer(0, 20),

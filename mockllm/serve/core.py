@@ -27,7 +27,7 @@ import json
 from collections.abc import Mapping
 from typing import Protocol
 
-from mockllm.protocol.params import PARAMETERS as CHAT_PARAMETERS, did_you_mean
+from mockllm.protocol.params import PARAMETERS as CHAT_PARAMETERS, SDK_ONLY, did_you_mean
 from mockllm.protocol.responses_input import opening
 from mockllm.protocol.responses_params import PARAMETERS as RESPONSES_PARAMETERS
 from mockllm.serve.answer import (SSE, Answer, bad_request, dumps, error_answer, json_answer)
@@ -42,9 +42,8 @@ _ROUTES = {"/chat/completions": "POST", "/responses": "POST", "/models": "GET"}
 SERVED = ("POST /v1/chat/completions, POST /v1/responses, GET /v1/models and "
           "GET /v1/models/{model}")
 _DONE = b"data: [DONE]\n\n"
-_SDK_ONLY = ("extra_headers", "extra_query", "extra_body", "timeout")  # the SDK's, never in a body
-_FIELDS = {False: frozenset(CHAT_PARAMETERS) - frozenset(_SDK_ONLY),
-           True: frozenset(RESPONSES_PARAMETERS) - frozenset(_SDK_ONLY)}
+_FIELDS = {False: tuple(name for name in CHAT_PARAMETERS if name not in SDK_ONLY),
+           True: tuple(name for name in RESPONSES_PARAMETERS if name not in SDK_ONLY)}
 """The fields of a chat completions (False) and a Responses API (True) request body."""
 _REQUIRED = {False: (("model", '"model": "mock-react"'),
                      ("messages", '"messages": [{"role": "user", "content": "What is 2 + 2?"}]')),
@@ -143,7 +142,7 @@ def _fields_problem(request: dict, responses: bool) -> Answer | None:
     requires; None when its fields are the endpoint's."""
     unknown = next((name for name in request if name not in _FIELDS[responses]), None)
     if unknown is not None:
-        hint = did_you_mean(unknown, sorted(_FIELDS[responses]))
+        hint = did_you_mean(unknown, _FIELDS[responses])
         return error_answer(400, f"Unrecognized request argument supplied: {unknown:.100}{hint}")
     for name, example in _REQUIRED[responses]:
         if name not in request:
